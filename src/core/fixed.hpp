@@ -155,6 +155,22 @@ constexpr Fx ratio(int32_t a, int32_t b) {
     return Fx::from_raw(detail::saturate32(s));
 }
 
+// A 2-D vector of Fx. Component-wise operations saturate like Fx's. Products that can
+// exceed Q16.16 (dot, squared length and distance) are returned in the wide type from
+// core/wide.hpp so they cannot overflow for any two Fx points (fixed.cpp, below).
+struct Vec2 {
+    Fx x;
+    Fx y;
+    friend constexpr bool operator==(Vec2 a, Vec2 b) = default;
+};
+constexpr Vec2 operator+(Vec2 a, Vec2 b) { return {a.x + b.x, a.y + b.y}; }
+constexpr Vec2 operator-(Vec2 a, Vec2 b) { return {a.x - b.x, a.y - b.y}; }
+constexpr Vec2 operator-(Vec2 a) { return {-a.x, -a.y}; }
+constexpr Vec2 operator*(Vec2 a, Fx s) { return {a.x * s, a.y * s}; }
+constexpr Vec2 operator*(Fx s, Vec2 a) { return {a.x * s, a.y * s}; }
+constexpr Vec2& operator+=(Vec2& a, Vec2 b) { return a = a + b; }
+constexpr Vec2& operator-=(Vec2& a, Vec2 b) { return a = a - b; }
+
 // ---- Functions (src/core/fixed.cpp, fixed_trig.cpp, fixed_exp.cpp). Each states its
 // maximum error in LSB (1 LSB = 2^-16); tests/core and tests/exhaustive enforce it.
 
