@@ -1,0 +1,471 @@
+// Properties of src/core/aggregate.*: the seed's Barnes-Hut claims (conservation, centroid,
+// members, distance decides detail, slow growth, the theta off switch) plus what fixed point
+// adds: exact sums, an exact opening boundary, input-order independence and a golden digest.
+#include "core/aggregate.hpp"
+#include "core/wide.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+using tandem::AggregateTree;
+using tandem::Fx;
+using tandem::Summary;
+using tandem::WeightedPoint;
+using tandem::Wide;
+
+namespace {
+
+WeightedPoint point(int32_t x, int32_t y, int32_t w = 1) { return {Fx::from_int(x), Fx::from_int(y), Fx::from_int(w)}; }
+
+std::vector<WeightedPoint> grid(int32_t n, int32_t spacing, int32_t origin) {
+    std::vector<WeightedPoint> points;
+    for (int32_t i = 0; i < n * n; ++i) points.push_back(point(origin + (i % n) * spacing, origin + (i / n) * spacing));
+    return points;
+}
+
+// A fixed generator so the "random" crowds are the same on every build.
+struct Lcg {
+    uint32_t state;
+    uint32_t next() { return state = state * 1664525u + 1013904223u; }
+    // Uniform in [0, bound) (bias-free enough for tests: 32-bit multiply-high).
+    uint32_t below(uint32_t bound) { return static_cast<uint32_t>((uint64_t{next()} * bound) >> 32); }
+};
+
+// Uniform raw positions in [-half, half) units, weights in [0.5, 4.5).
+std::vector<WeightedPoint> crowd(uint32_t n, int32_t half, uint32_t seed) {
+    Lcg lcg{seed};
+    std::vector<WeightedPoint> points;
+    const uint32_t span = static_cast<uint32_t>(half) * 2u * 65536u;
+    for (uint32_t i = 0; i < n; ++i) {
+        const int32_t x = static_cast<int32_t>(lcg.below(span)) - half * 65536;
+        const int32_t y = static_cast<int32_t>(lcg.below(span)) - half * 65536;
+        const int32_t w = 32768 + static_cast<int32_t>(lcg.below(4 * 65536));
+        points.push_back({Fx::from_raw(x), Fx::from_raw(y), Fx::from_raw(w)});
+    }
+    return points;
+}
+
+int64_t total_weight(const std::vector<WeightedPoint>& points) {
+    int64_t sum = 0;
+    for (const auto& p : points) sum += p.weight.raw();
+    return sum;
+}
+
+// Every input accounted for exactly once, by index.
+bool members_partition_inputs(const AggregateTree& tree, const std::vector<Summary>& out, uint32_t n) {
+    std::vector<uint32_t> seen(n, 0);
+    for (const auto& s : out) {
+        if (tree.members(s).size() != s.count) return false;
+        for (uint32_t m : tree.members(s)) {
+            if (m >= n) return false;
+            ++seen[m];
+        }
+    }
+    for (uint32_t c : seen) if (c != 1) return false;
+    return true;
+}
+
+// FNV-1a over every field a walk reports, little-endian by construction.
+struct Digest {
+    uint64_t h = 0xcbf29ce484222325ull;
+    void byte(uint8_t b) { h = (h ^ b) * 0x100000001b3ull; }
+    void u64(uint64_t v) { for (int i = 0; i < 8; ++i) byte(static_cast<uint8_t>(v >> (8 * i))); }
+    void i64(int64_t v) { u64(static_cast<uint64_t>(v)); }
+};
+
+uint64_t digest_of(const AggregateTree& tree, const std::vector<Summary>& out) {
+    Digest d;
+    d.u64(out.size());
+    for (const auto& s : out) {
+        d.i64(s.x.raw());
+        d.i64(s.y.raw());
+        d.i64(s.weight_raw);
+        d.u64(s.count);
+        d.i64(s.size.raw());
+        for (uint32_t m : tree.members(s)) d.u64(m);
+    }
+    return d.h;
+}
+
+}  // namespace
+
+TEST_CASE("theta zero opens every cell: the summary is the members themselves") {
+    // The off switch has to be the same code path, or "aggregation disabled" is a second
+    // implementation with its own bugs. Negative theta is the same switch.
+    const auto points = grid(8, 10, 100);
+    const auto tree = AggregateTree::build(points, 10);
+    for (const Fx theta : {Fx::zero(), Fx::from_int(-1), Fx::min()}) {
+        std::vector<Summary> out;
+        tree.summarize(Fx::zero(), Fx::zero(), theta, out);
+        REQUIRE(out.size() == points.size());
+        for (const auto& s : out) {
+            REQUIRE(s.count == 1);
+            const WeightedPoint& p = points[tree.members(s)[0]];
+            CHECK(s.x == p.x);
+            CHECK(s.y == p.y);
+            CHECK(s.weight() == p.weight);
+        }
+        CHECK(members_partition_inputs(tree, out, static_cast<uint32_t>(points.size())));
+    }
+}
+
+TEST_CASE("weight and count are conserved exactly at every theta and from every viewpoint") {
+    // The reason to aggregate rather than cull: the distant contribution is kept, only its
+    // resolution dropped. Integer sums make it exact, not within a tolerance.
+    const auto points = crowd(3000, 1000, 7);
+    const int64_t total = total_weight(points);
+    const auto tree = AggregateTree::build(points, 16);
+    std::vector<Summary> out;
+    for (const Fx theta : {Fx::zero(), tandem::ratio(1, 5), tandem::ratio(1, 2), Fx::one(), Fx::from_int(4), Fx::max()}) {
+        for (const auto& viewer : {point(-2000, -2000), point(0, 0), point(900, -30), point(30000, 30000)}) {
+            tree.summarize(viewer.x, viewer.y, theta, out);
+            int64_t weight = 0;
+            uint32_t count = 0;
+            for (const auto& s : out) { weight += s.weight_raw; count += s.count; }
+            INFO("theta " << theta.raw() << " viewer " << viewer.x.raw() << "," << viewer.y.raw() << ": " << out.size() << " summaries");
+            REQUIRE(weight == total);
+            REQUIRE(count == points.size());
+            REQUIRE(members_partition_inputs(tree, out, static_cast<uint32_t>(points.size())));
+        }
+    }
+}
+
+TEST_CASE("a summary sits at the weighted centroid, correctly rounded") {
+    // Not the geometric centre: the heavy member pulls the stand-in toward itself.
+    std::vector<WeightedPoint> points{point(0, 0, 1), point(100, 0, 9)};
+    const auto tree = AggregateTree::build(points, 10);
+    std::vector<Summary> out;
+    tree.summarize(Fx::zero(), Fx::from_int(30000), Fx::from_int(2), out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].x == Fx::from_int(90));
+    CHECK(out[0].y == Fx::zero());
+    CHECK(out[0].weight() == Fx::from_int(10));
+    // 2/3 of an LSB rounds to 1 LSB; 1/2 LSB ties to even (0); the halfway of 1 and 2 LSB
+    // (1.5) ties to 2.
+    const auto r1 = AggregateTree::build(std::vector<WeightedPoint>{{Fx::zero(), Fx::zero(), Fx::one()}, {Fx::from_raw(1), Fx::zero(), Fx::from_int(2)}}, 10);
+    r1.summarize(Fx::zero(), Fx::from_int(30000), Fx::one(), out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].x.raw() == 1);
+    const auto r2 = AggregateTree::build(std::vector<WeightedPoint>{{Fx::zero(), Fx::zero(), Fx::one()}, {Fx::from_raw(1), Fx::zero(), Fx::one()}}, 10);
+    r2.summarize(Fx::zero(), Fx::from_int(30000), Fx::one(), out);
+    CHECK(out[0].x.raw() == 0);
+    const auto r3 = AggregateTree::build(std::vector<WeightedPoint>{{Fx::from_raw(1), Fx::zero(), Fx::one()}, {Fx::from_raw(2), Fx::zero(), Fx::one()}}, 10);
+    r3.summarize(Fx::zero(), Fx::from_int(30000), Fx::one(), out);
+    CHECK(out[0].x.raw() == 2);
+    // Weights summing to exactly zero fall back to the plain centroid.
+    const auto r4 = AggregateTree::build(std::vector<WeightedPoint>{point(0, 0, 1), point(10, 4, -1)}, 10);
+    r4.summarize(Fx::zero(), Fx::from_int(30000), Fx::one(), out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].weight_raw == 0);
+    CHECK(out[0].x == Fx::from_int(5));
+    CHECK(out[0].y == Fx::from_int(2));
+}
+
+TEST_CASE("members recover the inputs a summary stands for, and their weights add up to it") {
+    const auto points = crowd(500, 300, 11);
+    const auto tree = AggregateTree::build(points, 12);
+    std::vector<Summary> out;
+    tree.summarize(Fx::from_int(-10000), Fx::from_int(-10000), tandem::ratio(1, 2), out);
+    CHECK(members_partition_inputs(tree, out, 500));
+    uint32_t next_start = 0;
+    for (const auto& s : out) {
+        int64_t w = 0;
+        for (uint32_t m : tree.members(s)) w += points[m].weight.raw();
+        CHECK(w == s.weight_raw);
+        // Summaries come out in member order: their ranges tile the order array.
+        CHECK(tree.members(s).data() == tree.members(out.front()).data() + next_start);
+        next_start += s.count;
+    }
+    // A summary that does not belong to this tree cannot read outside it.
+    Summary stranger;
+    stranger.count = 1000;
+    CHECK(tree.members(stranger).empty());
+}
+
+TEST_CASE("coincident points terminate at the depth limit and come back as one group") {
+    // Subdivision cannot separate identical positions; the bound stops it, and the leaf is
+    // one summary even with aggregation off, which is right: nothing can tell them apart.
+    const std::vector<WeightedPoint> points(32, point(5, 5));
+    for (const uint8_t depth : {uint8_t{0}, uint8_t{6}, uint8_t{255}}) {
+        const auto tree = AggregateTree::build(points, depth);
+        std::vector<Summary> out;
+        tree.summarize(Fx::zero(), Fx::zero(), Fx::zero(), out);
+        REQUIRE(out.size() == 1);
+        CHECK(out[0].count == 32);
+        CHECK(out[0].weight() == Fx::from_int(32));
+        // Within a depth-limited leaf, members are in ascending input order.
+        const auto members = tree.members(out[0]);
+        for (uint32_t i = 0; i < 32; ++i) CHECK(members[i] == i);
+        CHECK(tree.node_count() <= 1u + std::min<uint32_t>(depth, AggregateTree::max_depth_limit));
+    }
+}
+
+TEST_CASE("an empty set summarizes to nothing and clears the output") {
+    const auto tree = AggregateTree::build(std::vector<WeightedPoint>{}, 8);
+    CHECK(tree.empty());
+    CHECK(tree.size() == 0);
+    std::vector<Summary> out(3);
+    out[0].count = 1;
+    tree.summarize(Fx::zero(), Fx::zero(), tandem::ratio(1, 2), out);
+    CHECK(out.empty());
+    const auto fixed = AggregateTree::build_in(std::vector<WeightedPoint>{}, Fx::zero(), Fx::zero(), Fx::from_int(100), 8);
+    out.resize(2);
+    fixed.summarize(Fx::zero(), Fx::zero(), Fx::zero(), out);
+    CHECK(out.empty());
+}
+
+TEST_CASE("distance decides the detail: near viewers get more, a far viewer gets one body") {
+    const auto points = grid(8, 12, 1000);
+    const auto tree = AggregateTree::build(points, 10);
+    std::vector<Summary> near, far;
+    tree.summarize(Fx::from_int(1040), Fx::from_int(1040), tandem::ratio(3, 5), near);
+    tree.summarize(Fx::from_int(-5000), Fx::from_int(-5000), tandem::ratio(3, 5), far);
+    WARN("8x8 grid, theta 0.6: near viewer " << near.size() << " summaries, far viewer " << far.size());
+    CHECK(far.size() < near.size());
+    CHECK(far.size() == 1);
+}
+
+TEST_CASE("a far crowd is one summary carrying its full weight") {
+    std::vector<WeightedPoint> crowd64;
+    for (int32_t i = 0; i < 64; ++i) crowd64.push_back(point(900 + (i % 8) * 10, 900 + (i / 8) * 10));
+    const auto tree = AggregateTree::build(crowd64, 8);
+    std::vector<Summary> far, inside;
+    tree.summarize(Fx::zero(), Fx::zero(), tandem::ratio(7, 10), far);
+    REQUIRE(far.size() == 1);
+    CHECK(far[0].count == 64);
+    CHECK(far[0].weight() == Fx::from_int(64));
+    CHECK(far[0].x == Fx::from_int(935));  // the centre of 900..970
+    tree.summarize(Fx::from_int(900), Fx::from_int(900), tandem::ratio(7, 10), inside);
+    CHECK(inside.size() > far.size());
+}
+
+TEST_CASE("the opening test is exact at its boundary: s == theta * d stays open, one LSB further closes") {
+    // Two unit weights at (-1,-1) and (1,1) in a fixed 5-wide cell: centroid (0,0), width 5.
+    // theta 1/2 accepts the root when 5 < d / 2, i.e. d > 10. From (6, 8), d == 10 exactly.
+    const std::vector<WeightedPoint> points{point(-1, -1), point(1, 1)};
+    const auto tree = AggregateTree::build_in(points, Fx::zero(), Fx::zero(), Fx::from_int(5), 8);
+    std::vector<Summary> out;
+    tree.summarize(Fx::from_int(6), Fx::from_int(8), tandem::ratio(1, 2), out);
+    CHECK(out.size() == 2);
+    tree.summarize(Fx::from_int(6), Fx::from_int(8) + Fx::epsilon(), tandem::ratio(1, 2), out);
+    CHECK(out.size() == 1);
+    tree.summarize(Fx::from_int(-6) - Fx::epsilon(), Fx::from_int(-8), tandem::ratio(1, 2), out);
+    CHECK(out.size() == 1);
+    tree.summarize(Fx::from_int(-6), Fx::from_int(-8), tandem::ratio(1, 2), out);
+    CHECK(out.size() == 2);
+}
+
+TEST_CASE("the opening test's 64-bit shortcuts give the exact 128-bit answer everywhere") {
+    // cell_is_far settles most cells with two conservative bounds and only the band between
+    // them with 128-bit squares; it must agree with the plain exact test on every input,
+    // above all next to the boundary, where the bounds are least decisive.
+    auto exact = [](int64_t size, int64_t dx, int64_t dy, int32_t t) {
+        const int64_t s = size << 16;
+        return Wide::mul(s, s) < Wide::mul(t * dx, t * dx) + Wide::mul(t * dy, t * dy);
+    };
+    Lcg lcg{2718};
+    // A magnitude below 2^bits with a uniformly random bit length, so small and large
+    // values are both common.
+    auto magnitude = [&](uint32_t bits) -> int64_t {
+        const uint32_t length = lcg.below(bits + 1);
+        if (length == 0) return 0;
+        const uint64_t r = (uint64_t{lcg.next()} << 32) | lcg.next();
+        return static_cast<int64_t>(r >> (64 - length));
+    };
+    auto signed_magnitude = [&](uint32_t bits) { return (lcg.next() & 1) != 0 ? -magnitude(bits) : magnitude(bits); };
+    uint32_t near_boundary = 0, checked = 0;
+    for (int i = 0; i < 300000; ++i) {
+        const int64_t dx = signed_magnitude(32), dy = signed_magnitude(32);  // |d| < 2^32
+        const auto t = static_cast<int32_t>(1 + magnitude(31) % 0x7FFFFFFF);  // [1, 2^31 - 1]
+        const int64_t size = magnitude(33);                                  // [0, 2^33)
+        REQUIRE(tandem::detail::cell_is_far(size, dx, dy, t) == exact(size, dx, dy, t));
+        ++checked;
+        // The boundary: S within a few units of sqrt((t dx)^2 + (t dy)^2).
+        const uint64_t hyp = (Wide::mul(t * dx, t * dx) + Wide::mul(t * dy, t * dy)).isqrt_round();
+        const int64_t edge = static_cast<int64_t>(hyp >> 16);
+        for (int64_t k = edge - 2; k <= edge + 2; ++k) {
+            if (k < 0 || k >= (int64_t{1} << 33)) continue;
+            const bool a = tandem::detail::cell_is_far(k, dx, dy, t), b = exact(k, dx, dy, t);
+            REQUIRE(a == b);
+            ++checked;
+            if (k == edge) ++near_boundary;
+        }
+    }
+    // Exact right triangles: S == T exactly must stay open; 1 raw unit more distance closes.
+    for (int64_t k = 1; k < (int64_t{1} << 29); k = k * 3 + 1) {
+        CHECK_FALSE(tandem::detail::cell_is_far(5 * k, 3 * k * 2, 4 * k * 2, 32768));
+        CHECK(tandem::detail::cell_is_far(5 * k, 3 * k * 2, 4 * k * 2 + 1, 32768));
+    }
+    WARN("cell_is_far agreed with the exact test on " << checked << " inputs, " << near_boundary << " within an LSB of the boundary");
+}
+
+TEST_CASE("the summary count grows slowly with the crowd") {
+    // The seed's scaling claim: a 16x larger crowd must not cost a viewer 4x the summaries.
+    std::vector<std::pair<size_t, size_t>> counts;
+    for (const int32_t n : {4, 8, 16}) {
+        const auto points = grid(n, 30, 0);
+        const auto tree = AggregateTree::build(points, 12);
+        std::vector<Summary> out;
+        tree.summarize(Fx::from_int(-1500), Fx::from_int(-1500), tandem::ratio(1, 2), out);
+        counts.emplace_back(points.size(), out.size());
+    }
+    WARN("grid crowd seen from (-1500,-1500), theta 0.5: " << counts[0].first << " -> " << counts[0].second << ", "
+         << counts[1].first << " -> " << counts[1].second << ", " << counts[2].first << " -> " << counts[2].second << " summaries");
+    CHECK(counts[2].second < counts[0].second * 4);
+
+    // And from inside a uniform crowd, over 64x: the Barnes-Hut O(log n) walk. Bound: the
+    // growth exponent log(s_big / s_small) / log(n_big / n_small) stays below 0.35 (linear
+    // would be 1).
+    std::vector<double> per_viewer;
+    const std::vector<uint32_t> sizes{1000, 8000, 64000};
+    for (const uint32_t n : sizes) {
+        const auto points = crowd(n, 1000, 3);
+        const auto tree = AggregateTree::build(points, 24);
+        std::vector<Summary> out;
+        uint64_t total = 0;
+        for (const auto& viewer : crowd(16, 900, 99)) {
+            tree.summarize(viewer.x, viewer.y, tandem::ratio(1, 2), out);
+            total += out.size();
+        }
+        per_viewer.push_back(static_cast<double>(total) / 16.0);
+    }
+    const double exponent = std::log(per_viewer[2] / per_viewer[0]) / std::log(64.0);
+    WARN("uniform crowd, 16 viewers inside, theta 0.5: summaries per viewer " << per_viewer[0] << " (1k), "
+         << per_viewer[1] << " (8k), " << per_viewer[2] << " (64k); growth exponent " << exponent << " (bound 0.35)");
+    CHECK(exponent < 0.35);
+}
+
+TEST_CASE("permuting the input changes nothing a walk reports except which indices members names") {
+    // Exact integer sums and position-only cells make the tree a function of the multiset of
+    // points. What is order-dependent, and only that: members() reports indices of the
+    // caller's array (ascending within each leaf, leaf by leaf in cell order). Mapped back
+    // through the permutation they are the same set.
+    auto points = crowd(2000, 500, 5);
+    points.insert(points.end(), 40, point(17, -3));  // a coincident group, depth-limited
+    const auto n = static_cast<uint32_t>(points.size());
+    std::vector<uint32_t> perm(n);
+    for (uint32_t i = 0; i < n; ++i) perm[i] = i;
+    Lcg lcg{42};
+    for (uint32_t i = n - 1; i > 0; --i) std::swap(perm[i], perm[lcg.below(i + 1)]);
+    std::vector<WeightedPoint> shuffled(n);
+    for (uint32_t i = 0; i < n; ++i) shuffled[i] = points[perm[i]];  // shuffled[i] is points[perm[i]]
+
+    for (const bool fixed_cell : {false, true}) {
+        const auto a = fixed_cell ? AggregateTree::build_in(points, Fx::zero(), Fx::zero(), Fx::from_int(1024), 14)
+                                  : AggregateTree::build(points, 14);
+        const auto b = fixed_cell ? AggregateTree::build_in(shuffled, Fx::zero(), Fx::zero(), Fx::from_int(1024), 14)
+                                  : AggregateTree::build(shuffled, 14);
+        CHECK(a.node_count() == b.node_count());
+        std::vector<Summary> sa, sb;
+        for (const Fx theta : {Fx::zero(), tandem::ratio(1, 2), Fx::one()}) {
+            for (const auto& viewer : {point(0, 0), point(-700, 300), point(17, -3)}) {
+                a.summarize(viewer.x, viewer.y, theta, sa);
+                b.summarize(viewer.x, viewer.y, theta, sb);
+                REQUIRE(sa == sb);
+                for (size_t k = 0; k < sa.size(); ++k) {
+                    std::vector<uint32_t> ma(a.members(sa[k]).begin(), a.members(sa[k]).end());
+                    std::vector<uint32_t> mb;
+                    for (uint32_t m : b.members(sb[k])) mb.push_back(perm[m]);
+                    // As sets: a summary over several cells lists them cell by cell.
+                    std::sort(ma.begin(), ma.end());  // distinct indices: no ties
+                    std::sort(mb.begin(), mb.end());
+                    REQUIRE(ma == mb);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("a rebuild of the same points is the identical tree and reuses its storage") {
+    const auto points = crowd(5000, 800, 8);
+    const auto first = AggregateTree::build(points, 16);
+    AggregateTree again = AggregateTree::build(crowd(100, 10, 1), 4);
+    again.rebuild(points, 16);
+    CHECK(again == first);
+    std::vector<Summary> out;
+    first.summarize(Fx::from_int(10), Fx::from_int(20), tandem::ratio(1, 2), out);
+    const auto* data = out.data();
+    const auto capacity = out.capacity();
+    for (int i = 0; i < 10; ++i) first.summarize(Fx::from_int(10), Fx::from_int(20), tandem::ratio(1, 2), out);
+    CHECK(out.data() == data);  // warm: the walk reuses the caller's buffer
+    CHECK(out.capacity() == capacity);
+}
+
+TEST_CASE("the walk's digest is pinned: the same tree and summaries on every build") {
+    // Golden value: any compiler, library or word size that disagrees fails here and prints
+    // what it computed.
+    const auto points = crowd(10000, 2000, 2024);
+    const auto tree = AggregateTree::build(points, 20);
+    std::vector<Summary> out;
+    Digest all;
+    for (const auto& viewer : crowd(8, 2000, 77)) {
+        for (const Fx theta : {Fx::zero(), tandem::ratio(3, 10), tandem::ratio(7, 10)}) {
+            tree.summarize(viewer.x, viewer.y, theta, out);
+            all.u64(digest_of(tree, out));
+        }
+    }
+    const auto fixed = AggregateTree::build_in(points, Fx::zero(), Fx::zero(), Fx::from_int(4096), 20);
+    fixed.summarize(Fx::from_int(100), Fx::from_int(-100), tandem::ratio(1, 2), out);
+    all.u64(digest_of(fixed, out));
+    INFO("digest 0x" << std::hex << all.h << " over " << std::dec << tree.node_count() << " nodes");
+    CHECK(all.h == 0xdec004bc5b4e7920ull);
+}
+
+TEST_CASE("a fixed cell keeps the partition of the others when one point wanders; a fitted cell does not") {
+    // The seed's reason for build_in: with a fitted cell one outlier rescales everything.
+    // Depth 3 leaves hold groups, so the groups themselves can be compared.
+    auto points = grid(8, 10, 0);  // 0..70 on both axes
+    points.push_back(point(80, 80));
+    const auto outlier = static_cast<uint32_t>(points.size() - 1);
+    auto leaves_without_outlier = [&](const AggregateTree& tree) {
+        std::vector<Summary> out;
+        tree.summarize(Fx::zero(), Fx::zero(), Fx::zero(), out);
+        std::vector<std::vector<uint32_t>> groups;
+        for (const auto& s : out) {
+            std::vector<uint32_t> g(tree.members(s).begin(), tree.members(s).end());
+            if (std::find(g.begin(), g.end(), outlier) == g.end()) groups.push_back(g);
+        }
+        return groups;
+    };
+    const auto fixed_before = leaves_without_outlier(AggregateTree::build_in(points, Fx::from_int(64), Fx::from_int(64), Fx::from_int(128), 3));
+    const auto fitted_before = leaves_without_outlier(AggregateTree::build(points, 3));
+    points[outlier] = point(120, 120);  // wanders outward, still inside the fixed cell
+    const auto fixed_after = leaves_without_outlier(AggregateTree::build_in(points, Fx::from_int(64), Fx::from_int(64), Fx::from_int(128), 3));
+    const auto fitted_after = leaves_without_outlier(AggregateTree::build(points, 3));
+    CHECK(fixed_before == fixed_after);
+    CHECK(fitted_before != fitted_after);
+}
+
+TEST_CASE("points outside a fixed cell and at the ends of the Fx range are still counted exactly") {
+    std::vector<WeightedPoint> points{
+        {Fx::min(), Fx::min(), Fx::max()}, {Fx::max(), Fx::max(), Fx::max()}, {Fx::min(), Fx::max(), Fx::max()},
+        {Fx::max(), Fx::min(), Fx::max()}, {Fx::zero(), Fx::zero(), Fx::min()}, point(3, 4, 2)};
+    int64_t total = total_weight(points);
+    for (const bool fixed_cell : {false, true}) {
+        const auto tree = fixed_cell ? AggregateTree::build_in(points, Fx::from_int(1), Fx::from_int(1), Fx::one(), 30)
+                                     : AggregateTree::build(points, 30);
+        for (const Fx theta : {Fx::zero(), tandem::ratio(1, 2), Fx::max()}) {
+            for (const auto& viewer : {points[0], points[1], point(0, 0)}) {
+                std::vector<Summary> out;
+                tree.summarize(viewer.x, viewer.y, theta, out);
+                int64_t weight = 0;
+                for (const auto& s : out) weight += s.weight_raw;
+                REQUIRE(weight == total);
+                REQUIRE(members_partition_inputs(tree, out, static_cast<uint32_t>(points.size())));
+            }
+        }
+    }
+    // A crowd heavier than the Fx range: weight_raw stays exact, weight() saturates.
+    const std::vector<WeightedPoint> heavy(4, WeightedPoint{Fx::one(), Fx::one(), Fx::max()});
+    std::vector<Summary> out;
+    AggregateTree::build(heavy, 8).summarize(Fx::zero(), Fx::zero(), Fx::one(), out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].weight_raw == 4 * int64_t{INT32_MAX});
+    CHECK(out[0].weight() == Fx::max());
+    CHECK(out[0].x == Fx::one());
+}
