@@ -1,0 +1,50 @@
+// The `tandem` command line as a library: argument parsing and the commands themselves write
+// to the streams they are given, so tests drive them without a process. Bad arguments exit 2
+// with a message naming what was wrong and what is accepted; nothing here may call exit().
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tandem::cli {
+
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_usage = 2;
+
+enum class Format : uint8_t { text, json };
+
+enum class CommandKind : uint8_t { help, run, dump, scenarios, version };
+
+struct Command {
+    CommandKind kind = CommandKind::help;
+    std::string topic;              // help: the command asked about ("" for the overview)
+    std::string scenario;           // run, dump
+    uint64_t ticks = 2000;          // run: ticks to step
+    uint64_t every = 100;           // run: print a digest every K ticks (and the last)
+    uint64_t tick = 0;              // dump: the tick to print
+    Format format = Format::text;   // run
+};
+
+struct ParseResult {
+    std::optional<Command> command;  // engaged on success
+    std::string error;               // otherwise: what was wrong and what is accepted
+};
+
+// args excludes the program name.
+ParseResult parse(std::span<const std::string_view> args);
+
+// Parses and executes; returns the process exit status.
+int run(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
+
+// The help text of one command ("" for the overview).
+std::string help_text(std::string_view topic);
+
+// Strict unsigned decimal: digits only, no sign, no spaces, at most `max`.
+std::optional<uint64_t> parse_count(std::string_view text, uint64_t max);
+
+}  // namespace tandem::cli

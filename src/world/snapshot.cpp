@@ -1,0 +1,240 @@
+// Snapshots: encode a World to little-endian bytes and decode them back, or say precisely why
+// not. decode() reads untrusted bytes (a network peer, a fuzzer): it must never read past the
+// span, never trust a count before checking the bytes that would hold it, and never throw.
+#include <cstring>
+
+#include "world/world.hpp"
+
+namespace tandem::world {
+
+namespace {
+
+constexpr uint8_t magic[4] = {'T', 'N', 'D', 'M'};
+constexpr uint32_t config_bytes = 8 + 15 * 4;
+constexpr uint32_t well_bytes = 4 + 6 * 4 + 4;
+constexpr uint32_t pellet_bytes = 4 + 4 + 4 * 4;
+
+class Writer {
+public:
+    explicit Writer(std::vector<uint8_t>& out) : out_(out) {}
+    void u8(uint8_t v) { out_.push_back(v); }
+    void u16(uint16_t v) { le(v, 2); }
+    void u32(uint32_t v) { le(v, 4); }
+    void u64(uint64_t v) { le(v, 8); }
+    void fx(Fx v) { u32(static_cast<uint32_t>(v.raw())); }
+    void vec2(Vec2 v) { fx(v.x); fx(v.y); }
+
+private:
+    void le(uint64_t v, int n) {
+        for (int i = 0; i < n; ++i) out_.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    }
+    std::vector<uint8_t>& out_;
+};
+
+// A bounds-checked cursor: every read first asks whether the bytes exist, and the first
+// failure sticks, so a caller checks ok() once per section rather than after every field.
+class Reader {
+public:
+    explicit Reader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
+    bool ok() const { return ok_; }
+    uint64_t remaining() const { return bytes_.size() - pos_; }
+    bool has(uint64_t n) const { return ok_ && n <= remaining(); }
+    uint8_t u8() { return static_cast<uint8_t>(le(1)); }
+    uint16_t u16() { return static_cast<uint16_t>(le(2)); }
+    uint32_t u32() { return static_cast<uint32_t>(le(4)); }
+    uint64_t u64() { return le(8); }
+    Fx fx() { return Fx::from_raw(static_cast<int32_t>(u32())); }
+    Vec2 vec2() {
+        const Fx x = fx();
+        const Fx y = fx();
+        return {x, y};
+    }
+
+private:
+    uint64_t le(uint32_t n) {
+        if (!has(n)) {
+            ok_ = false;
+            return 0;
+        }
+        uint64_t v = 0;
+        for (uint32_t i = 0; i < n; ++i) v |= uint64_t{bytes_[pos_ + i]} << (8 * i);
+        pos_ += n;
+        return v;
+    }
+    std::span<const uint8_t> bytes_;
+    uint64_t pos_ = 0;
+    bool ok_ = true;
+};
+
+void write_config(Writer& w, const WorldConfig& c) {
+    w.u64(c.seed);
+    w.u32(c.tick_hz);
+    w.fx(c.arena_size);
+    w.u32(c.pellet_count);
+    w.u32(c.max_players);
+    w.fx(c.well_strength);
+    w.fx(c.pellet_strength);
+    w.fx(c.softening);
+    w.fx(c.capture_radius);
+    w.fx(c.steer_gain);
+    w.fx(c.steer_damping);
+    w.fx(c.max_well_accel);
+    w.fx(c.max_pellet_speed);
+    w.fx(c.wall_restitution);
+    w.fx(c.theta);
+    w.u32(c.tree_max_depth);
+}
+
+WorldConfig read_config(Reader& r) {
+    WorldConfig c;
+    c.seed = r.u64();
+    c.tick_hz = r.u32();
+    c.arena_size = r.fx();
+    c.pellet_count = r.u32();
+    c.max_players = r.u32();
+    c.well_strength = r.fx();
+    c.pellet_strength = r.fx();
+    c.softening = r.fx();
+    c.capture_radius = r.fx();
+    c.steer_gain = r.fx();
+    c.steer_damping = r.fx();
+    c.max_well_accel = r.fx();
+    c.max_pellet_speed = r.fx();
+    c.wall_restitution = r.fx();
+    c.theta = r.fx();
+    c.tree_max_depth = r.u32();
+    return c;
+}
+
+bool in_arena(Vec2 p, Fx arena) {
+    return p.x >= Fx::zero() && p.x <= arena && p.y >= Fx::zero() && p.y <= arena;
+}
+
+DecodeResult fail(DecodeError e) { return DecodeResult{e, std::nullopt}; }
+
+}  // namespace
+
+std::string fingerprint() {
+    return "tandem snapshot/" + std::to_string(snapshot_format_version) + " Q16.16 sim/" +
+           std::to_string(simulation_version);
+}
+
+uint64_t fingerprint_hash() {
+    const std::string text = fingerprint();
+    StateDigest d;
+    d.write_bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    return d.finish();
+}
+
+std::string_view error_name(DecodeError error) {
+    switch (error) {
+    case DecodeError::none: return "none";
+    case DecodeError::truncated: return "truncated";
+    case DecodeError::bad_magic: return "bad_magic";
+    case DecodeError::unsupported_version: return "unsupported_version";
+    case DecodeError::fingerprint_mismatch: return "fingerprint_mismatch";
+    case DecodeError::count_out_of_range: return "count_out_of_range";
+    case DecodeError::value_out_of_range: return "value_out_of_range";
+    case DecodeError::digest_mismatch: return "digest_mismatch";
+    case DecodeError::trailing_bytes: return "trailing_bytes";
+    }
+    return "unknown";
+}
+
+std::vector<uint8_t> encode(const World& world) {
+    std::vector<uint8_t> out;
+    out.reserve(14 + config_bytes + 32 + world.wells.size() * well_bytes + world.pellets.size() * pellet_bytes + 8);
+    Writer w(out);
+    for (uint8_t b : magic) w.u8(b);
+    w.u16(snapshot_format_version);
+    w.u64(fingerprint_hash());
+    write_config(w, world.config);
+    w.u64(world.tick);
+    w.u64(world.rng.state());
+    w.u64(world.captures);
+    w.u32(static_cast<uint32_t>(world.wells.size()));
+    for (const Well& well : world.wells) {
+        w.u32(well.player);
+        w.vec2(well.pos);
+        w.vec2(well.vel);
+        w.vec2(well.target);
+        w.u32(well.score);
+    }
+    w.u32(static_cast<uint32_t>(world.pellets.size()));
+    for (const Pellet& p : world.pellets) {
+        w.u32(p.key.index);
+        w.u32(p.key.generation);
+        w.vec2(p.pos);
+        w.vec2(p.vel);
+    }
+    w.u64(digest(world));
+    return out;
+}
+
+DecodeResult decode(std::span<const uint8_t> bytes) {
+    Reader r(bytes);
+    if (!r.has(4)) return fail(DecodeError::truncated);
+    for (uint8_t b : magic) {
+        if (r.u8() != b) return fail(DecodeError::bad_magic);
+    }
+    const uint16_t version = r.u16();
+    if (!r.ok()) return fail(DecodeError::truncated);
+    if (version != snapshot_format_version) return fail(DecodeError::unsupported_version);
+    const uint64_t print = r.u64();
+    if (!r.ok()) return fail(DecodeError::truncated);
+    if (print != fingerprint_hash()) return fail(DecodeError::fingerprint_mismatch);
+
+    World w;
+    w.config = read_config(r);
+    w.tick = r.u64();
+    const uint64_t rng_state = r.u64();
+    w.captures = r.u64();
+    const uint32_t well_count = r.u32();
+    if (!r.ok()) return fail(DecodeError::truncated);
+    if (validate(w.config)) return fail(DecodeError::value_out_of_range);
+    // XorShift::from_state(0) would substitute a non-zero state, and the snapshot would then
+    // not re-encode to itself: zero is simply not a state a world can be in.
+    if (rng_state == 0) return fail(DecodeError::value_out_of_range);
+    w.rng = XorShift::from_state(rng_state);
+    const Fx arena = w.config.arena_size;
+
+    if (well_count > w.config.max_players) return fail(DecodeError::count_out_of_range);
+    if (!r.has(uint64_t{well_count} * well_bytes)) return fail(DecodeError::truncated);
+    w.wells.reserve(well_count);
+    for (uint32_t i = 0; i < well_count; ++i) {
+        Well well;
+        well.player = r.u32();
+        well.pos = r.vec2();
+        well.vel = r.vec2();
+        well.target = r.vec2();
+        well.score = r.u32();
+        // Strictly increasing players: the canonical order, and no duplicate owners.
+        if (i > 0 && well.player <= w.wells.back().player) return fail(DecodeError::value_out_of_range);
+        if (!in_arena(well.pos, arena) || !in_arena(well.target, arena)) return fail(DecodeError::value_out_of_range);
+        w.wells.push_back(well);
+    }
+
+    const uint32_t pellet_count = r.u32();
+    if (!r.ok()) return fail(DecodeError::truncated);
+    if (pellet_count != w.config.pellet_count) return fail(DecodeError::count_out_of_range);
+    if (!r.has(uint64_t{pellet_count} * pellet_bytes)) return fail(DecodeError::truncated);
+    w.pellets.reserve(pellet_count);
+    for (uint32_t i = 0; i < pellet_count; ++i) {
+        Pellet p;
+        p.key.index = r.u32();
+        p.key.generation = r.u32();
+        p.pos = r.vec2();
+        p.vel = r.vec2();
+        if (p.key.index != i || !in_arena(p.pos, arena)) return fail(DecodeError::value_out_of_range);
+        w.live.insert(p.key.encode());
+        w.pellets.push_back(p);
+    }
+
+    const uint64_t stored = r.u64();
+    if (!r.ok()) return fail(DecodeError::truncated);
+    if (stored != digest(w)) return fail(DecodeError::digest_mismatch);
+    if (r.remaining() != 0) return fail(DecodeError::trailing_bytes);
+    return DecodeResult{DecodeError::none, std::move(w)};
+}
+
+}  // namespace tandem::world
