@@ -1,0 +1,363 @@
+// The one Embind file: exposes the core and the world to JavaScript, and decides nothing.
+// Validation, defaults and idiomatic names live in tandem.mjs. Every failure the C++ side can
+// report comes back as a value: the module is built without C++ exception support, where a
+// throw would abort it, so nothing reachable from here may throw (make_world is only called
+// on a config that validate() accepted).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/fixed.hpp"
+#include "core/timestep.hpp"
+#include "world/scenario.hpp"
+#include "world/world.hpp"
+
+using emscripten::val;
+
+namespace {
+
+// ---- Plain conversions -------------------------------------------------------------------
+
+// 64-bit values leave as 16 lowercase hex digits (the CLI's spelling): a JS number cannot
+// hold them and BigInt would need -sWASM_BIGINT on every consumer.
+std::string hex64(uint64_t v) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string s(16, '0');
+    for (int i = 15; i >= 0; --i, v >>= 4) s[static_cast<std::size_t>(i)] = digits[v & 0xF];
+    return s;
+}
+
+// int64 nanoseconds as a JS number of nanoseconds (exact below 2^53 ns, 104 days).
+double ns_number(int64_t ns) { return static_cast<double>(ns); }
+
+// A refusal or a value: the value as a JS handle, a refusal as its sentence (a string), which
+// tandem.mjs turns into a RangeError.
+template <class T>
+val time_result(tandem::TimeResult<T>&& r) {
+    if (!r.ok()) return val(std::string(r.message()));
+    return val(std::move(r).value());
+}
+val time_refusal(std::optional<tandem::TimeError> refusal) {
+    return refusal ? val(std::string(tandem::describe(*refusal))) : val::null();
+}
+
+// ---- Fx: crosses the boundary as its raw Q16.16 int32, which a JS number holds exactly ----
+
+using Raw = int32_t;
+tandem::Fx fx(Raw raw) { return tandem::Fx::from_raw(raw); }
+
+Raw fx_from_int(int32_t i) { return tandem::Fx::from_int(i).raw(); }
+Raw fx_add(Raw a, Raw b) { return (fx(a) + fx(b)).raw(); }
+Raw fx_sub(Raw a, Raw b) { return (fx(a) - fx(b)).raw(); }
+Raw fx_mul(Raw a, Raw b) { return (fx(a) * fx(b)).raw(); }
+Raw fx_div(Raw a, Raw b) { return (fx(a) / fx(b)).raw(); }
+Raw fx_sqrt(Raw a) { return tandem::sqrt(fx(a)).raw(); }
+Raw fx_sin(Raw a) { return tandem::sin(fx(a)).raw(); }
+Raw fx_cos(Raw a) { return tandem::cos(fx(a)).raw(); }
+Raw fx_atan2(Raw y, Raw x) { return tandem::atan2(fx(y), fx(x)).raw(); }
+Raw fx_atan(Raw a) { return tandem::atan(fx(a)).raw(); }
+Raw fx_asin(Raw a) { return tandem::asin(fx(a)).raw(); }
+Raw fx_acos(Raw a) { return tandem::acos(fx(a)).raw(); }
+Raw fx_exp(Raw a) { return tandem::exp(fx(a)).raw(); }
+Raw fx_log(Raw a) { return tandem::log(fx(a)).raw(); }
+double fx_to_number(Raw a) { return tandem::to_f64(fx(a)); }
+std::string fx_to_string(Raw a) { return tandem::to_string(fx(a)); }
+// The raw value, or null when the text is not a decimal in range.
+val fx_parse(const std::string& text) {
+    const auto parsed = tandem::parse(text);
+    return parsed ? val(parsed->raw()) : val::null();
+}
+
+// ---- Time: milliseconds arrive as JS doubles and enter through the core's one conversion --
+
+using tandem::FixedTimestep;
+using tandem::Periodic;
+
+int64_t ns_from_ms(double ms) { return tandem::elapsed_ns_from_ms_f64(ms); }
+
+val timestep_from_step_ms(double ms) { return time_result(FixedTimestep::from_step_ns(ns_from_ms(ms))); }
+val timestep_from_hz(int32_t hz) { return time_result(FixedTimestep::from_hz(hz)); }
+val timestep_with_max_frame_ms(const FixedTimestep& t, double ms) { return time_result(t.with_max_frame_ns(ns_from_ms(ms))); }
+val timestep_with_max_steps(const FixedTimestep& t, uint32_t n) { return time_result(t.with_max_steps(n)); }
+double timestep_advance_ms(FixedTimestep& t, double ms) { return static_cast<double>(t.advance_ns(ns_from_ms(ms)).count()); }
+val timestep_set_step_ms(FixedTimestep& t, double ms) { return time_refusal(t.set_step_ns(ns_from_ms(ms))); }
+double timestep_step_ns(const FixedTimestep& t) { return ns_number(t.step_ns()); }
+double timestep_max_frame_ns(const FixedTimestep& t) { return ns_number(t.max_frame_ns()); }
+double timestep_pending_ns(const FixedTimestep& t) { return ns_number(t.pending_ns()); }
+double timestep_dropped_ns(const FixedTimestep& t) { return ns_number(t.dropped_ns()); }
+Raw timestep_alpha(const FixedTimestep& t) { return t.alpha().raw(); }
+Raw timestep_step_seconds(const FixedTimestep& t) { return t.step_seconds().raw(); }
+void timestep_reset(FixedTimestep& t) { t.reset(); }
+
+val periodic_from_interval_ms(double ms) { return time_result(Periodic::from_interval_ns(ns_from_ms(ms))); }
+val periodic_from_hz(int32_t hz) { return time_result(Periodic::from_hz(hz)); }
+bool periodic_due_ms(Periodic& p, double ms) { return p.due_ns(ns_from_ms(ms)); }
+double periodic_advance_ms(Periodic& p, double ms) { return static_cast<double>(p.advance_ns(ns_from_ms(ms))); }
+val periodic_set_interval_ms(Periodic& p, double ms) { return time_refusal(p.set_interval_ns(ns_from_ms(ms))); }
+double periodic_interval_ns(const Periodic& p) { return ns_number(p.interval_ns()); }
+double periodic_pending_ns(const Periodic& p) { return ns_number(p.pending_ns()); }
+double periodic_remaining_ns(const Periodic& p) { return ns_number(p.remaining_ns()); }
+void periodic_reset(Periodic& p) { p.reset(); }
+
+// ---- World ---------------------------------------------------------------------------------
+
+namespace w = tandem::world;
+
+// A world plus the scratch its JS views point into. The float copy is the render edge:
+// positions leave through to_f32, one way, and nothing reads them back.
+struct WorldBox {
+    w::World world;
+    std::vector<float> positions;   // pelletPositions(): x0 y0 x1 y1 ...
+    std::vector<w::Input> inputs;   // step(): reused so a tick allocates nothing
+};
+
+WorldBox box(w::World world) { return WorldBox{std::move(world), {}, {}}; }
+
+// A fresh world: default_config() with the overrides tandem.mjs passed (only the keys the
+// caller set, already type-checked), or the name of the first field validate() refused.
+val world_create(const val& overrides) {
+    w::WorldConfig config = w::default_config();
+    const auto has = [&](const char* key) { return !overrides[key].isUndefined(); };
+    if (has("seedHi")) {
+        config.seed = (uint64_t{overrides["seedHi"].as<uint32_t>()} << 32) | overrides["seedLo"].as<uint32_t>();
+    }
+    if (has("tickHz")) config.tick_hz = overrides["tickHz"].as<uint32_t>();
+    if (has("arenaSize")) config.arena_size = fx(overrides["arenaSize"].as<int32_t>());
+    if (has("pelletCount")) config.pellet_count = overrides["pelletCount"].as<uint32_t>();
+    if (has("maxPlayers")) config.max_players = overrides["maxPlayers"].as<uint32_t>();
+    if (const auto bad = w::validate(config)) return val(std::string(*bad));
+    return val(box(w::make_world(config)));
+}
+
+double world_tick(const WorldBox& b) { return static_cast<double>(b.world.tick); }
+
+// inputs: Int32Array of (player, kind, target.x raw, target.y raw) per input, already
+// validated by tandem.mjs (player is a uint32 stored in an int32 slot).
+void world_step(WorldBox& b, const val& packed) {
+    const std::vector<int32_t> words = emscripten::convertJSArrayToNumberVector<int32_t>(packed);
+    b.inputs.clear();
+    for (std::size_t i = 0; i + 4 <= words.size(); i += 4) {
+        b.inputs.push_back(w::Input{static_cast<uint32_t>(words[i]), static_cast<w::InputKind>(words[i + 1]),
+                                    tandem::Vec2{fx(words[i + 2]), fx(words[i + 3])}});
+    }
+    w::step(b.world, b.inputs);
+}
+
+std::string world_digest(const WorldBox& b) { return hex64(w::digest(b.world)); }
+val world_section_digests(const WorldBox& b) {
+    const w::SectionDigests d = w::section_digests(b.world);
+    val out = val::object();
+    out.set("config", hex64(d.config));
+    out.set("wells", hex64(d.wells));
+    out.set("pellets", hex64(d.pellets));
+    out.set("scores", hex64(d.scores));
+    out.set("rng", hex64(d.rng));
+    return out;
+}
+
+val world_snapshot(const WorldBox& b) {
+    const std::vector<uint8_t> bytes = w::encode(b.world);
+    // new Uint8Array(view) copies, so the JS array outlives this vector.
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+}
+// A world, or the decoder's typed reason as its stable name ("truncated", "bad_magic", ...).
+val world_from_snapshot(const val& bytes) {
+    const std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+    w::DecodeResult r = w::decode(std::span<const uint8_t>(data));
+    if (!r.ok()) return val(std::string(w::error_name(r.error)));
+    return val(box(std::move(*r.world)));
+}
+
+val world_pellet_positions(WorldBox& b) {
+    const auto& pellets = b.world.pellets;
+    b.positions.resize(pellets.size() * 2);
+    for (std::size_t i = 0; i < pellets.size(); ++i) {
+        b.positions[2 * i] = tandem::to_f32(pellets[i].pos.x);
+        b.positions[2 * i + 1] = tandem::to_f32(pellets[i].pos.y);
+    }
+    return val(emscripten::typed_memory_view(b.positions.size(), b.positions.data()));
+}
+
+// Wells as plain objects, every Fx as its raw value.
+val vec2_raw(tandem::Vec2 v) {
+    val o = val::object();
+    o.set("x", v.x.raw());
+    o.set("y", v.y.raw());
+    return o;
+}
+val world_wells(const WorldBox& b) {
+    val out = val::array();
+    for (const w::Well& well : b.world.wells) {
+        val o = val::object();
+        o.set("player", well.player);
+        o.set("pos", vec2_raw(well.pos));
+        o.set("vel", vec2_raw(well.vel));
+        o.set("target", vec2_raw(well.target));
+        o.set("score", well.score);
+        out.call<void>("push", o);
+    }
+    return out;
+}
+val world_scores(const WorldBox& b) {
+    val out = val::array();
+    for (const w::Well& well : b.world.wells) {
+        val o = val::object();
+        o.set("player", well.player);
+        o.set("score", well.score);
+        out.call<void>("push", o);
+    }
+    return out;
+}
+double world_captures(const WorldBox& b) { return static_cast<double>(b.world.captures); }
+uint32_t world_pellet_count(const WorldBox& b) { return static_cast<uint32_t>(b.world.pellets.size()); }
+std::string world_dump(const WorldBox& b) { return w::dump(b.world); }
+bool world_equals(const WorldBox& a, const WorldBox& b) { return a.world == b.world; }
+WorldBox world_clone(const WorldBox& b) { return box(b.world); }
+
+// ---- Scenarios -------------------------------------------------------------------------------
+
+val scenario_list() {
+    val out = val::array();
+    for (const w::Scenario& s : w::scenarios()) {
+        val o = val::object();
+        o.set("name", std::string(s.name));
+        o.set("description", std::string(s.description));
+        out.call<void>("push", o);
+    }
+    return out;
+}
+
+// A scenario and the world it drives; JS reaches the world through a non-owning handle.
+struct ScenarioBox {
+    const w::Scenario* scenario;
+    WorldBox box;
+};
+
+val scenario_open(const std::string& name) {
+    const w::Scenario* s = w::find_scenario(name);
+    if (s == nullptr) return val("unknown scenario");
+    return val(ScenarioBox{s, box(w::start(*s))});
+}
+// The scenario's script driving a copy of `from` (e.g. a world decoded from a snapshot).
+val scenario_resume(const std::string& name, const WorldBox& from) {
+    const w::Scenario* s = w::find_scenario(name);
+    if (s == nullptr) return val("unknown scenario");
+    return val(ScenarioBox{s, box(from.world)});
+}
+std::string scenario_name(const ScenarioBox& s) { return std::string(s.scenario->name); }
+double scenario_tick(const ScenarioBox& s) { return static_cast<double>(s.box.world.tick); }
+void scenario_step(ScenarioBox& s, uint32_t ticks) { w::advance(*s.scenario, s.box.world, ticks); }
+std::string scenario_digest(const ScenarioBox& s) { return hex64(w::digest(s.box.world)); }
+WorldBox* scenario_world(ScenarioBox& s) { return &s.box; }
+
+// The digest stream of `tandem run --scenario NAME --ticks N --every K`: {tick, digest} at
+// tick 0, after every K-th tick and after the last.
+val scenario_run(const std::string& name, uint32_t ticks, uint32_t every) {
+    const w::Scenario* s = w::find_scenario(name);
+    if (s == nullptr) return val("unknown scenario");
+    w::World world = w::start(*s);
+    val out = val::array();
+    const auto emit = [&] {
+        val o = val::object();
+        o.set("tick", static_cast<double>(world.tick));
+        o.set("digest", hex64(w::digest(world)));
+        out.call<void>("push", o);
+    };
+    emit();
+    while (world.tick < ticks) {
+        w::advance(*s, world, 1);
+        if (world.tick % every == 0 || world.tick == ticks) emit();
+    }
+    return out;
+}
+
+std::string fingerprint() { return w::fingerprint(); }
+std::string version() { return TANDEM_VERSION; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(tandem) {
+    using emscripten::class_;
+    using emscripten::function;
+
+    function("version", &version);
+    function("fingerprint", &fingerprint);
+
+    function("fx_from_int", &fx_from_int);
+    function("fx_add", &fx_add);
+    function("fx_sub", &fx_sub);
+    function("fx_mul", &fx_mul);
+    function("fx_div", &fx_div);
+    function("fx_sqrt", &fx_sqrt);
+    function("fx_sin", &fx_sin);
+    function("fx_cos", &fx_cos);
+    function("fx_atan2", &fx_atan2);
+    function("fx_atan", &fx_atan);
+    function("fx_asin", &fx_asin);
+    function("fx_acos", &fx_acos);
+    function("fx_exp", &fx_exp);
+    function("fx_log", &fx_log);
+    function("fx_to_number", &fx_to_number);
+    function("fx_to_string", &fx_to_string);
+    function("fx_parse", &fx_parse);
+
+    class_<FixedTimestep>("FixedTimestep")
+        .function("withMaxFrameMs", &timestep_with_max_frame_ms)
+        .function("withMaxSteps", &timestep_with_max_steps)
+        .function("advanceMs", &timestep_advance_ms)
+        .function("setStepMs", &timestep_set_step_ms)
+        .function("stepNs", &timestep_step_ns)
+        .function("maxFrameNs", &timestep_max_frame_ns)
+        .function("pendingNs", &timestep_pending_ns)
+        .function("droppedNs", &timestep_dropped_ns)
+        .function("alpha", &timestep_alpha)
+        .function("stepSeconds", &timestep_step_seconds)
+        .function("reset", &timestep_reset);
+    function("timestep_from_step_ms", &timestep_from_step_ms);
+    function("timestep_from_hz", &timestep_from_hz);
+
+    class_<Periodic>("Periodic")
+        .function("dueMs", &periodic_due_ms)
+        .function("advanceMs", &periodic_advance_ms)
+        .function("setIntervalMs", &periodic_set_interval_ms)
+        .function("intervalNs", &periodic_interval_ns)
+        .function("pendingNs", &periodic_pending_ns)
+        .function("remainingNs", &periodic_remaining_ns)
+        .function("reset", &periodic_reset);
+    function("periodic_from_interval_ms", &periodic_from_interval_ms);
+    function("periodic_from_hz", &periodic_from_hz);
+
+    class_<WorldBox>("World")
+        .function("tick", &world_tick)
+        .function("step", &world_step)
+        .function("digest", &world_digest)
+        .function("sectionDigests", &world_section_digests)
+        .function("snapshot", &world_snapshot)
+        .function("pelletPositions", &world_pellet_positions)
+        .function("wells", &world_wells)
+        .function("scores", &world_scores)
+        .function("captures", &world_captures)
+        .function("pelletCount", &world_pellet_count)
+        .function("dump", &world_dump)
+        .function("equals", &world_equals)
+        .function("clone", &world_clone);
+    function("world_create", &world_create);
+    function("world_from_snapshot", &world_from_snapshot);
+
+    class_<ScenarioBox>("Scenario")
+        .function("name", &scenario_name)
+        .function("tick", &scenario_tick)
+        .function("step", &scenario_step)
+        .function("digest", &scenario_digest)
+        .function("world", &scenario_world, emscripten::allow_raw_pointers());
+    function("scenario_list", &scenario_list);
+    function("scenario_open", &scenario_open);
+    function("scenario_resume", &scenario_resume);
+    function("scenario_run", &scenario_run);
+}

@@ -1,0 +1,389 @@
+// Typings of the tandem ES module (tandem.mjs). Hand-written: every export, with the units,
+// the ranges and the lifetime rules a caller needs. Keep in step with tandem.mjs.
+
+/**
+ * A Q16.16 fixed-point value as its raw bit pattern: an integer in
+ * [-2147483648, 2147483647] whose value is `raw / 65536`. Plain JS numbers hold it exactly.
+ * Functions that take one throw a RangeError for a non-integer or out-of-range number.
+ */
+export type FxRaw = number;
+
+/** A 64-bit digest as 16 lowercase hex digits, exactly as the native CLI prints it. */
+export type DigestHex = string;
+
+/** Options of {@link createTandem}. Neither is needed in Node or a page served over HTTP. */
+export interface CreateOptions {
+  /** Where the .wasm is, resolved against the module's URL. Default: `tandem-wasm.wasm` beside it. */
+  wasmUrl?: string | URL;
+  /** The .wasm bytes, when the caller already has them (skips every fetch and file read). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+
+/**
+ * Loads the WebAssembly module and resolves to the API. Each call loads an independent
+ * instance with its own memory; objects of one instance cannot be passed to another.
+ *
+ * @example
+ * ```js
+ * import createTandem from 'tandem';
+ * const tandem = await createTandem();
+ * tandem.runScenario('orbits', 200, 100); // [{tick: 100, digest: '...'}, {tick: 200, ...}]
+ * ```
+ */
+export default function createTandem(options?: CreateOptions): Promise<Tandem>;
+export { createTandem };
+
+/** Everything the module offers. */
+export interface Tandem {
+  /** The package version, e.g. "0.1.0". */
+  readonly version: string;
+  /**
+   * The simulation fingerprint ("tandem snapshot/1 Q16.16 sim/1"), the same string the
+   * native build reports (`tandem version`). Builds that differ in it cannot exchange snapshots.
+   */
+  readonly fingerprint: string;
+  /** Q16.16 arithmetic on raw values, bit-identical to the native build. */
+  readonly fx: Fx;
+  readonly FixedTimestep: FixedTimestepConstructor;
+  readonly Periodic: PeriodicConstructor;
+  readonly World: WorldConstructor;
+  readonly Scenario: ScenarioStatic;
+  /** The error class {@link WorldConstructor.fromSnapshot} throws. */
+  readonly SnapshotError: typeof SnapshotError;
+  /** Every named scenario, in the order `tandem scenarios` lists them. */
+  scenarios(): ScenarioInfo[];
+  /**
+   * Runs a scenario from tick 0 and returns its digest stream: one entry after every
+   * `every`-th tick and one after the last, identical to the native
+   * `tandem run --scenario NAME --ticks N --every K`.
+   * @param name a name from {@link Tandem.scenarios}; otherwise RangeError
+   * @param ticks ticks to run, an integer >= 0
+   * @param every the reporting period in ticks, an integer >= 1 (default 1)
+   */
+  runScenario(name: string, ticks: number, every?: number): TickDigest[];
+}
+
+/** One line of a digest stream. */
+export interface TickDigest {
+  /** The world's tick after stepping (the number of ticks stepped since creation). */
+  tick: number;
+  digest: DigestHex;
+}
+
+export interface ScenarioInfo {
+  name: string;
+  /** One line, as `tandem scenarios` prints it. */
+  description: string;
+}
+
+// ---- fx ---------------------------------------------------------------------------------
+
+/**
+ * Saturating Q16.16 arithmetic on raw values. Every result is the C++ core's, so a value
+ * computed here is the value the server computes. Results saturate to [MIN, MAX] instead of
+ * wrapping; division by zero saturates toward the dividend's sign (0 / 0 is 0).
+ */
+export interface Fx {
+  /** 1.0 (65536). */
+  readonly ONE: FxRaw;
+  /** The smallest value, -32768.0. */
+  readonly MIN: FxRaw;
+  /** The largest value, 32767.99998... */
+  readonly MAX: FxRaw;
+  /** The smallest step, 2^-16 (raw 1). */
+  readonly EPSILON: FxRaw;
+  /** An integer as Q16.16, saturating outside [-32768, 32767]. */
+  fromInt(i: number): FxRaw;
+  /**
+   * Parses `[+-]digits[.digits]`, using every digit, rounded to nearest (ties to even).
+   * @throws TypeError for a non-string; RangeError for other text or a value out of range
+   */
+  fromString(text: string): FxRaw;
+  /** The shortest decimal that parses back to the same value ("-1.5", "0.0001", "3"). */
+  toString(a: FxRaw): string;
+  /** The value as a JS number (exact). For display and rendering only: never feed it back. */
+  toNumber(a: FxRaw): number;
+  add(a: FxRaw, b: FxRaw): FxRaw;
+  sub(a: FxRaw, b: FxRaw): FxRaw;
+  /** Rounded to nearest, ties to even. */
+  mul(a: FxRaw, b: FxRaw): FxRaw;
+  /** Rounded to nearest, ties to even. */
+  div(a: FxRaw, b: FxRaw): FxRaw;
+  /** Correctly rounded; a negative input gives 0. */
+  sqrt(a: FxRaw): FxRaw;
+  /** Radians; at most 1 LSB from the exact value. */
+  sin(a: FxRaw): FxRaw;
+  /** Radians; at most 1 LSB from the exact value. */
+  cos(a: FxRaw): FxRaw;
+  /** In [-pi, pi]; atan2(0, 0) is 0. */
+  atan2(y: FxRaw, x: FxRaw): FxRaw;
+  atan(a: FxRaw): FxRaw;
+  /** Inputs outside [-1, 1] are clamped. */
+  asin(a: FxRaw): FxRaw;
+  /** Inputs outside [-1, 1] are clamped. */
+  acos(a: FxRaw): FxRaw;
+  /** Never negative; saturates to MAX. */
+  exp(a: FxRaw): FxRaw;
+  /** Natural logarithm; log of a value <= 0 is MIN. */
+  log(a: FxRaw): FxRaw;
+}
+
+// ---- Time -------------------------------------------------------------------------------
+
+/**
+ * Handles to C++ objects. `delete()` frees one at a known time; a handle dropped without it
+ * is freed when collected (which may be never). Using a deleted handle throws an Error.
+ * `using` declarations dispose them where `Symbol.dispose` exists.
+ */
+export interface Deletable {
+  /** Frees the C++ object; later calls on this handle throw. Calling it twice is harmless. */
+  delete(): void;
+}
+
+export interface FixedTimestepConstructor {
+  /**
+   * A fixed step of `stepMs` milliseconds (rounded to the nearest nanosecond), with the
+   * default catch-up cap of 250 ms.
+   * @throws RangeError when the step is not positive (including NaN) or is absurdly long
+   */
+  new (stepMs: number): FixedTimestep;
+  /**
+   * A step of 1/hz seconds to the nearest nanosecond: the same step the server uses for
+   * the same rate.
+   * @param hz an integer in [1, 1000]; otherwise RangeError
+   */
+  fromHz(hz: number): FixedTimestep;
+}
+
+/**
+ * Spends elapsed real time as whole fixed simulation steps, carrying the remainder and
+ * capping the catch-up after a stall (a backgrounded tab, a sleeping laptop).
+ *
+ * @example
+ * ```js
+ * const clock = tandem.FixedTimestep.fromHz(60);
+ * function frame(now) {
+ *   for (let n = clock.advance(now - last); n > 0; --n) world.step(inputs());
+ *   draw(world, clock.alpha());
+ * }
+ * ```
+ */
+export interface FixedTimestep extends Deletable {
+  /** A copy with another catch-up cap in milliseconds (this one is unchanged). */
+  withMaxFrameMs(maxFrameMs: number): FixedTimestep;
+  /** A copy that pays out at most `maxSteps` steps per advance (this one is unchanged). */
+  withMaxSteps(maxSteps: number): FixedTimestep;
+  /**
+   * Adds elapsed milliseconds (e.g. a `performance.now()` delta) and returns how many
+   * steps they pay for. Time past the cap is dropped and counted in {@link droppedMs};
+   * negative or NaN elapsed time counts as zero.
+   */
+  advance(elapsedMs: number): number;
+  /** Changes the step live, keeping the accumulated time. @throws RangeError as the constructor */
+  setStepMs(stepMs: number): void;
+  /** The fixed step in milliseconds. */
+  readonly stepMs: number;
+  /** The fixed step in seconds, as Q16.16 (for integrators that take seconds). */
+  readonly stepSeconds: FxRaw;
+  /** The catch-up cap in milliseconds. */
+  readonly maxFrameMs: number;
+  /** Time carried toward the next step, in milliseconds: less than one step after an advance. */
+  pendingMs(): number;
+  /** Elapsed time the cap refused over the whole session, in milliseconds. */
+  droppedMs(): number;
+  /** The render blend factor in [0, 1): how far from the last step to the next. */
+  alpha(): number;
+  /** {@link alpha} as Q16.16. */
+  alphaRaw(): FxRaw;
+  /** Discards the carried remainder (for a rebuilt world); the dropped total stays. */
+  reset(): void;
+}
+
+export interface PeriodicConstructor {
+  /** Something due every `intervalMs` milliseconds. @throws RangeError when not positive */
+  new (intervalMs: number): Periodic;
+  /** Every 1/hz seconds (the same rounding as FixedTimestep.fromHz). */
+  fromHz(hz: number): Periodic;
+}
+
+/** Fires something on a period, driven by elapsed time. No cap: long frames are repaid. */
+export interface Periodic extends Deletable {
+  /** Adds elapsed milliseconds; true when the period elapsed (at most once per call). */
+  due(elapsedMs: number): boolean;
+  /** Adds elapsed milliseconds; returns how many whole periods they cover. */
+  advance(elapsedMs: number): number;
+  /** Changes the interval live, keeping the accumulated time. @throws RangeError when not positive */
+  setIntervalMs(intervalMs: number): void;
+  readonly intervalMs: number;
+  /** Time carried toward the next occurrence, in milliseconds. */
+  pendingMs(): number;
+  /** Milliseconds until the period next elapses; 0 if already owed. */
+  remainingMs(): number;
+  /** Restarts the period from now. */
+  reset(): void;
+}
+
+// ---- World ------------------------------------------------------------------------------
+
+/** A 2-D point or vector of raw Q16.16 values. */
+export interface Vec2Raw {
+  x: FxRaw;
+  y: FxRaw;
+}
+
+/** A player joins, with a first target for its well. */
+export interface JoinInput {
+  /** An integer in [0, 2^32). */
+  player: number;
+  kind: 'join';
+  target: Vec2Raw;
+}
+/** A player leaves; its well goes. */
+export interface LeaveInput {
+  player: number;
+  kind: 'leave';
+  /** Ignored (checked if present). */
+  target?: Vec2Raw;
+}
+/** A player steers its well toward a target (clamped into the arena). */
+export interface SteerInput {
+  player: number;
+  kind: 'steer';
+  target: Vec2Raw;
+}
+/** One player's input for one tick. */
+export type Input = JoinInput | LeaveInput | SteerInput;
+
+/** Knobs a JS caller may set; every other one keeps the C++ default. */
+export interface WorldConfig {
+  /** The world's random seed, in [0, 2^64). Default 1. */
+  seed?: number | bigint;
+  /** Ticks per second, 1..1000. Default 60. */
+  tickHz?: number;
+  /** The arena's side as raw Q16.16, 16..4096 units. Default 1024 units. */
+  arenaSize?: FxRaw;
+  /** Pellets, 0..131072. Default 1024. */
+  pelletCount?: number;
+  /** Players admitted, 0..64. Default 16. */
+  maxPlayers?: number;
+}
+
+/** Digests of the parts of a world, each 16 hex digits. */
+export interface SectionDigests {
+  config: DigestHex;
+  wells: DigestHex;
+  pellets: DigestHex;
+  scores: DigestHex;
+  rng: DigestHex;
+}
+
+export interface Well {
+  player: number;
+  pos: Vec2Raw;
+  vel: Vec2Raw;
+  target: Vec2Raw;
+  score: number;
+}
+
+export interface Score {
+  player: number;
+  score: number;
+}
+
+export interface WorldConstructor {
+  /**
+   * A fresh world: pellets placed from the seed, no players.
+   * @throws TypeError for a field of the wrong type, RangeError naming a field out of range
+   */
+  new (config?: WorldConfig): World;
+  /**
+   * Decodes a snapshot written by {@link World.snapshot} of any build (native or wasm) with
+   * the same fingerprint. The bytes are only read.
+   * @throws SnapshotError whose `.code` says why the bytes were refused; TypeError when
+   *   `bytes` is not a Uint8Array, another ArrayBuffer view or an ArrayBuffer
+   */
+  fromSnapshot(bytes: Uint8Array | ArrayBufferView | ArrayBuffer): World;
+}
+
+/** The whole simulation as one value: step it, digest it, snapshot it. */
+export interface World extends Deletable {
+  /** Ticks stepped since creation. */
+  readonly tick: number;
+  readonly pelletCount: number;
+  /** Pellets captured over the whole run. */
+  readonly captures: number;
+  /**
+   * Advances exactly one tick with that tick's inputs, in any order. Every input is checked
+   * before any is applied: a malformed one throws (TypeError or RangeError naming the field,
+   * e.g. `inputs[2].target.x`) and leaves the world as it was.
+   * @returns this world
+   */
+  step(inputs?: readonly Input[]): this;
+  /** The digest of the whole state; equal on every build for equal states. */
+  digest(): DigestHex;
+  sectionDigests(): SectionDigests;
+  /** The canonical snapshot bytes (a fresh copy the caller owns). */
+  snapshot(): Uint8Array;
+  /**
+   * Pellet positions as x0, y0, x1, y1, ... in arena units (render edge: floats, one way).
+   * The array is a view into the module's memory, not a copy: it stays valid until the next
+   * call into this tandem instance (any call may grow the memory, which detaches the view,
+   * and the next pelletPositions() of this world overwrites it). Read it at once or copy it
+   * with `.slice()`.
+   */
+  pelletPositions(): Float32Array;
+  /** The wells in player order, as plain objects (copies). */
+  wells(): Well[];
+  /** Each present player's score, in player order. */
+  scores(): Score[];
+  /** The canonical state as "name value" lines, for diffing builds. */
+  dump(): string;
+  /** An independent copy. */
+  clone(): World;
+  /** Whether both worlds hold the same state, field for field. */
+  equals(other: World): boolean;
+}
+
+/** Why {@link WorldConstructor.fromSnapshot} refused bytes: the decoder's typed reason. */
+export type SnapshotErrorCode =
+  | 'truncated'
+  | 'bad_magic'
+  | 'unsupported_version'
+  | 'fingerprint_mismatch'
+  | 'count_out_of_range'
+  | 'value_out_of_range'
+  | 'digest_mismatch'
+  | 'trailing_bytes';
+
+/** Thrown by {@link WorldConstructor.fromSnapshot}. The module stays usable after it. */
+export class SnapshotError extends Error {
+  readonly name: 'SnapshotError';
+  readonly code: SnapshotErrorCode;
+}
+
+// ---- Scenarios --------------------------------------------------------------------------
+
+export interface ScenarioStatic {
+  /**
+   * Starts a named scenario at tick 0; given `from`, drives a copy of that world instead
+   * (e.g. one decoded from a snapshot of the same scenario) with the scenario's script, so
+   * a snapshot taken at tick T continues exactly as the uninterrupted run.
+   * @throws TypeError for a non-string name or a `from` that is not a World of this
+   *   instance; RangeError for an unknown name
+   */
+  open(name: string, from?: World): Scenario;
+}
+
+/** A named, seeded, scripted run: the same inputs tick by tick on every build. */
+export interface Scenario extends Deletable {
+  readonly name: string;
+  readonly tick: number;
+  /** Steps `n` ticks (default 1) with the scenario's own inputs. @returns this scenario */
+  step(n?: number): this;
+  digest(): DigestHex;
+  /**
+   * The scenario's own world (not a copy): stepping the scenario moves it. It belongs to the
+   * scenario: its delete() does nothing, and it becomes unusable when the scenario is deleted.
+   */
+  readonly world: World;
+}

@@ -1,0 +1,494 @@
+// tandem.mjs: the package's entry point, the same file for Node and the browser. It loads the
+// Emscripten module and wraps the thin Embind layer in an idiomatic surface: argument checks
+// that throw TypeError/RangeError naming the field, errors with stable .code values, plain
+// objects out. It never decides anything the simulation depends on; the C++ does.
+
+import createTandemWasm from './tandem-wasm.mjs';
+
+const WASM_FILE = 'tandem-wasm.wasm';
+
+// Emscripten's own Node branch does not work from an ES module (no __dirname, and Node's
+// fetch refuses file: URLs), so the module is built for the web only. When this file was
+// itself loaded from a file: URL (Node, or any runtime importing from disk) the bytes are
+// read here and handed over; over http(s) the module fetches and streams them itself.
+async function wasmOptions(options) {
+  if (options.wasmBinary) return { wasmBinary: options.wasmBinary };
+  const url = new URL(options.wasmUrl ?? WASM_FILE, import.meta.url);
+  if (url.protocol === 'file:') {
+    const { readFile } = await import(/* webpackIgnore: true */ 'node:fs/promises');
+    return { wasmBinary: await readFile(url) };
+  }
+  return { locateFile: (path) => (path.endsWith('.wasm') ? url.href : new URL(path, import.meta.url).href) };
+}
+
+// ---- Argument checks: every message names the call and the field -------------------------
+
+function show(value) {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'function') return 'a function';
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'an array' : 'an object';
+}
+
+function number(where, value) {
+  if (typeof value !== 'number') throw new TypeError(`${where} must be a number, got ${show(value)}`);
+  return value;
+}
+
+function integer(where, value, min, max) {
+  number(where, value);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${where} must be an integer in [${min}, ${max}], got ${show(value)}`);
+  }
+  return value;
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+const UINT32_MAX = 4294967295;
+const raw = (where, value) => integer(where, value, INT32_MIN, INT32_MAX);
+
+// ---- fx: Q16.16 as raw integers in JS numbers ---------------------------------------------
+
+function makeFx(m) {
+  const unary = (name, fn) => (a) => fn(raw(`fx.${name}: a`, a));
+  const binary = (name, fn) => (a, b) => fn(raw(`fx.${name}: a`, a), raw(`fx.${name}: b`, b));
+  return Object.freeze({
+    ONE: 65536,
+    MIN: INT32_MIN,
+    MAX: INT32_MAX,
+    EPSILON: 1,
+    fromInt: (i) => m.fx_from_int(raw('fx.fromInt: i', i)),
+    fromString(text) {
+      if (typeof text !== 'string') throw new TypeError(`fx.fromString: text must be a string, got ${show(text)}`);
+      const parsed = m.fx_parse(text);
+      if (parsed === null) {
+        throw new RangeError(`fx.fromString: ${show(text)} is not a decimal ([+-]digits[.digits]) in [-32768, 32768)`);
+      }
+      return parsed;
+    },
+    toString: unary('toString', m.fx_to_string),
+    toNumber: unary('toNumber', m.fx_to_number),
+    add: binary('add', m.fx_add),
+    sub: binary('sub', m.fx_sub),
+    mul: binary('mul', m.fx_mul),
+    div: binary('div', m.fx_div),
+    sqrt: unary('sqrt', m.fx_sqrt),
+    sin: unary('sin', m.fx_sin),
+    cos: unary('cos', m.fx_cos),
+    atan2: (y, x) => m.fx_atan2(raw('fx.atan2: y', y), raw('fx.atan2: x', x)),
+    atan: unary('atan', m.fx_atan),
+    asin: unary('asin', m.fx_asin),
+    acos: unary('acos', m.fx_acos),
+    exp: unary('exp', m.fx_exp),
+    log: unary('log', m.fx_log),
+  });
+}
+
+// ---- Handles: C++ objects owned by a JS wrapper --------------------------------------------
+
+// A wrapper forgotten without delete() frees its C++ object when collected; delete() is
+// still the way to free memory at a known time (collection may never run).
+const finalizers = new FinalizationRegistry((handle) => {
+  if (!handle.isDeleted()) handle.delete();
+});
+
+// Module-private construction: `new Class(ADOPT)` wraps the handle in `adopted`.
+const ADOPT = Symbol('adopt');
+let adopted = null;
+function adopt(Class, handle) {
+  adopted = handle;
+  try {
+    return new Class(ADOPT);
+  } finally {
+    adopted = null;
+  }
+}
+
+function own(wrapper, handle) {
+  finalizers.register(wrapper, handle, wrapper);
+  return handle;
+}
+
+function release(wrapper, handle) {
+  if (handle === null) return;
+  finalizers.unregister(wrapper);
+  handle.delete();
+}
+
+function live(handle, what) {
+  if (handle === null) throw new Error(`${what} has been deleted`);
+  return handle;
+}
+
+// A time-result from C++: a handle, or the refusal's sentence.
+function refusedOr(where, result) {
+  if (typeof result === 'string') throw new RangeError(`${where}: ${result}`);
+  return result;
+}
+
+const NS_PER_MS = 1e6;
+
+function makeTime(m) {
+  class FixedTimestep {
+    #h;
+
+    /** @param {number} stepMs */
+    constructor(stepMs) {
+      const handle = stepMs === ADOPT ? adopted
+        : refusedOr('new FixedTimestep', m.timestep_from_step_ms(number('new FixedTimestep: stepMs', stepMs)));
+      this.#h = own(this, handle);
+    }
+
+    static fromHz(hz) {
+      return adopt(FixedTimestep, refusedOr('FixedTimestep.fromHz', m.timestep_from_hz(integer('FixedTimestep.fromHz: hz', hz, INT32_MIN, INT32_MAX))));
+    }
+
+    withMaxFrameMs(ms) {
+      const handle = live(this.#h, 'FixedTimestep');
+      return adopt(FixedTimestep, refusedOr('FixedTimestep.withMaxFrameMs', handle.withMaxFrameMs(number('FixedTimestep.withMaxFrameMs: ms', ms))));
+    }
+
+    withMaxSteps(steps) {
+      const handle = live(this.#h, 'FixedTimestep');
+      return adopt(FixedTimestep, refusedOr('FixedTimestep.withMaxSteps', handle.withMaxSteps(integer('FixedTimestep.withMaxSteps: steps', steps, 0, UINT32_MAX))));
+    }
+
+    advance(elapsedMs) {
+      return live(this.#h, 'FixedTimestep').advanceMs(number('FixedTimestep.advance: elapsedMs', elapsedMs));
+    }
+
+    setStepMs(stepMs) {
+      const refusal = live(this.#h, 'FixedTimestep').setStepMs(number('FixedTimestep.setStepMs: stepMs', stepMs));
+      if (refusal !== null) throw new RangeError(`FixedTimestep.setStepMs: ${refusal}`);
+    }
+
+    get stepMs() { return live(this.#h, 'FixedTimestep').stepNs() / NS_PER_MS; }
+    get stepSeconds() { return live(this.#h, 'FixedTimestep').stepSeconds(); }
+    get maxFrameMs() { return live(this.#h, 'FixedTimestep').maxFrameNs() / NS_PER_MS; }
+    pendingMs() { return live(this.#h, 'FixedTimestep').pendingNs() / NS_PER_MS; }
+    droppedMs() { return live(this.#h, 'FixedTimestep').droppedNs() / NS_PER_MS; }
+    alpha() { return live(this.#h, 'FixedTimestep').alpha() / 65536; }
+    alphaRaw() { return live(this.#h, 'FixedTimestep').alpha(); }
+    reset() { live(this.#h, 'FixedTimestep').reset(); }
+
+    delete() {
+      release(this, this.#h);
+      this.#h = null;
+    }
+  }
+
+  class Periodic {
+    #h;
+
+    constructor(intervalMs) {
+      const handle = intervalMs === ADOPT ? adopted
+        : refusedOr('new Periodic', m.periodic_from_interval_ms(number('new Periodic: intervalMs', intervalMs)));
+      this.#h = own(this, handle);
+    }
+
+    static fromHz(hz) {
+      return adopt(Periodic, refusedOr('Periodic.fromHz', m.periodic_from_hz(integer('Periodic.fromHz: hz', hz, INT32_MIN, INT32_MAX))));
+    }
+
+    due(elapsedMs) { return live(this.#h, 'Periodic').dueMs(number('Periodic.due: elapsedMs', elapsedMs)); }
+    advance(elapsedMs) { return live(this.#h, 'Periodic').advanceMs(number('Periodic.advance: elapsedMs', elapsedMs)); }
+    setIntervalMs(intervalMs) {
+      const refusal = live(this.#h, 'Periodic').setIntervalMs(number('Periodic.setIntervalMs: intervalMs', intervalMs));
+      if (refusal !== null) throw new RangeError(`Periodic.setIntervalMs: ${refusal}`);
+    }
+    get intervalMs() { return live(this.#h, 'Periodic').intervalNs() / NS_PER_MS; }
+    pendingMs() { return live(this.#h, 'Periodic').pendingNs() / NS_PER_MS; }
+    remainingMs() { return live(this.#h, 'Periodic').remainingNs() / NS_PER_MS; }
+    reset() { live(this.#h, 'Periodic').reset(); }
+
+    delete() {
+      release(this, this.#h);
+      this.#h = null;
+    }
+  }
+
+  if (Symbol.dispose) {
+    FixedTimestep.prototype[Symbol.dispose] = FixedTimestep.prototype.delete;
+    Periodic.prototype[Symbol.dispose] = Periodic.prototype.delete;
+  }
+  return { FixedTimestep, Periodic };
+}
+
+// ---- World ---------------------------------------------------------------------------------
+
+const INPUT_KINDS = Object.freeze({ join: 0, leave: 1, steer: 2 });
+
+// Checks every input before any reaches the world, so a bad one leaves the world untouched.
+// Packed as (player, kind, target.x, target.y) int32 words.
+function packInputs(inputs) {
+  if (!Array.isArray(inputs)) throw new TypeError(`World.step: inputs must be an array, got ${show(inputs)}`);
+  const packed = new Int32Array(inputs.length * 4);
+  for (let i = 0; i < inputs.length; ++i) {
+    const at = `World.step: inputs[${i}]`;
+    const input = inputs[i];
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+      throw new TypeError(`${at} must be an object {player, kind, target}, got ${show(input)}`);
+    }
+    const player = integer(`${at}.player`, input.player, 0, UINT32_MAX);
+    if (typeof input.kind !== 'string') {
+      throw new TypeError(`${at}.kind must be a string ('join', 'leave' or 'steer'), got ${show(input.kind)}`);
+    }
+    if (!Object.hasOwn(INPUT_KINDS, input.kind)) {
+      throw new RangeError(`${at}.kind must be 'join', 'leave' or 'steer', got ${show(input.kind)}`);
+    }
+    let x = 0;
+    let y = 0;
+    if (input.kind !== 'leave' || input.target !== undefined) {
+      const target = input.target;
+      if (target === null || typeof target !== 'object') {
+        throw new TypeError(`${at}.target must be an object {x, y} of raw Q16.16 integers, got ${show(target)}`);
+      }
+      x = raw(`${at}.target.x`, target.x);
+      y = raw(`${at}.target.y`, target.y);
+    }
+    packed[4 * i] = player | 0;
+    packed[4 * i + 1] = INPUT_KINDS[input.kind];
+    packed[4 * i + 2] = x;
+    packed[4 * i + 3] = y;
+  }
+  return packed;
+}
+
+// A snapshot's bytes: Uint8Array, any other ArrayBuffer view, or an ArrayBuffer.
+function snapshotBytes(where, bytes) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  throw new TypeError(`${where}: bytes must be a Uint8Array or ArrayBuffer, got ${show(bytes)}`);
+}
+
+// The decoder's typed reason, as an Error a caller can switch on.
+export class SnapshotError extends Error {
+  constructor(code) {
+    super(`World.fromSnapshot: snapshot rejected (${code})`);
+    this.name = 'SnapshotError';
+    this.code = code;
+  }
+}
+
+function seedWords(where, seed) {
+  if (typeof seed === 'number') {
+    integer(where, seed, 0, Number.MAX_SAFE_INTEGER);
+    return [Math.floor(seed / 2 ** 32), seed % 2 ** 32];
+  }
+  if (typeof seed === 'bigint') {
+    if (seed < 0n || seed > 0xffffffffffffffffn) throw new RangeError(`${where} must be in [0, 2^64), got ${seed}n`);
+    return [Number(seed >> 32n), Number(seed & 0xffffffffn)];
+  }
+  throw new TypeError(`${where} must be a number or bigint, got ${show(seed)}`);
+}
+
+// The knobs a JS caller may override; every other one keeps the C++ default_config().
+// Checked for type here; the ranges are the C++ validate()'s, whose refusal names the field.
+function worldOverrides(config) {
+  const where = 'new World: config';
+  if (config === null || typeof config !== 'object') throw new TypeError(`${where} must be an object, got ${show(config)}`);
+  const out = {};
+  if (config.seed !== undefined) [out.seedHi, out.seedLo] = seedWords(`${where}.seed`, config.seed);
+  if (config.tickHz !== undefined) out.tickHz = integer(`${where}.tickHz`, config.tickHz, 0, UINT32_MAX);
+  if (config.arenaSize !== undefined) out.arenaSize = raw(`${where}.arenaSize`, config.arenaSize);
+  if (config.pelletCount !== undefined) out.pelletCount = integer(`${where}.pelletCount`, config.pelletCount, 0, UINT32_MAX);
+  if (config.maxPlayers !== undefined) out.maxPlayers = integer(`${where}.maxPlayers`, config.maxPlayers, 0, UINT32_MAX);
+  return out;
+}
+
+const camel = (snake) => snake.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+function makeWorld(m) {
+  let adoptWorld;
+  let detachWorld;
+  let handleOf;
+
+  class World {
+    #h;
+    #owned;
+
+    /**
+     * @param {{seed?: number|bigint, tickHz?: number, arenaSize?: number, pelletCount?: number, maxPlayers?: number}} [config]
+     */
+    constructor(config = {}) {
+      if (config === ADOPT) {
+        this.#h = adopted.handle;
+        this.#owned = adopted.owned;
+      } else {
+        const result = m.world_create(worldOverrides(config));
+        if (typeof result === 'string') throw new RangeError(`new World: config.${camel(result)} is out of range`);
+        this.#h = result;
+        this.#owned = true;
+      }
+      if (this.#owned) own(this, this.#h);
+    }
+
+    static {
+      adoptWorld = (handle, owned) => adopt(World, { handle, owned });
+      detachWorld = (world) => { world.#h = null; };
+      handleOf = (world) => world.#live();
+    }
+
+    static fromSnapshot(bytes) {
+      const result = m.world_from_snapshot(snapshotBytes('World.fromSnapshot', bytes));
+      if (typeof result === 'string') throw new SnapshotError(result);
+      return adoptWorld(result, true);
+    }
+
+    #live() {
+      if (this.#h === null) throw new Error('World has been deleted');
+      return this.#h;
+    }
+
+    get tick() { return this.#live().tick(); }
+    get pelletCount() { return this.#live().pelletCount(); }
+    get captures() { return this.#live().captures(); }
+
+    step(inputs = []) {
+      const handle = this.#live();
+      handle.step(packInputs(inputs));
+      return this;
+    }
+
+    digest() { return this.#live().digest(); }
+    sectionDigests() { return this.#live().sectionDigests(); }
+    snapshot() { return this.#live().snapshot(); }
+    pelletPositions() { return this.#live().pelletPositions(); }
+    wells() { return this.#live().wells(); }
+    scores() { return this.#live().scores(); }
+    dump() { return this.#live().dump(); }
+    clone() { return adoptWorld(this.#live().clone(), true); }
+
+    equals(other) {
+      if (!(other instanceof World)) throw new TypeError(`World.equals: other must be a World, got ${show(other)}`);
+      return this.#live().equals(other.#live());
+    }
+
+    /** Frees the C++ world. A scenario's world belongs to the scenario: a no-op there. */
+    delete() {
+      if (!this.#owned) return;
+      release(this, this.#h);
+      this.#h = null;
+    }
+  }
+
+  if (Symbol.dispose) World.prototype[Symbol.dispose] = World.prototype.delete;
+  return { World, adoptWorld, detachWorld, handleOf };
+}
+
+// ---- Scenarios -----------------------------------------------------------------------------
+
+function makeScenarios(m, { World, adoptWorld, detachWorld, handleOf }) {
+  const list = () => m.scenario_list();
+  const known = (where, name) => {
+    if (typeof name !== 'string') throw new TypeError(`${where}: name must be a string, got ${show(name)}`);
+    if (!list().some((s) => s.name === name)) {
+      throw new RangeError(`${where}: unknown scenario ${show(name)} (known: ${list().map((s) => s.name).join(', ')})`);
+    }
+    return name;
+  };
+
+  class Scenario {
+    #h;
+    #world;
+
+    constructor(token) {
+      if (token !== ADOPT) throw new TypeError('Scenario: use Scenario.open(name)');
+      this.#h = own(this, adopted);
+      this.#world = null;
+    }
+
+    /**
+     * Starts the named scenario at tick 0, or, given `from`, drives a copy of that world
+     * (e.g. one decoded from a snapshot) with the scenario's script.
+     */
+    static open(name, from = undefined) {
+      known('Scenario.open', name);
+      if (from !== undefined && !(from instanceof World)) {
+        throw new TypeError(`Scenario.open: from must be a World of this module, got ${show(from)}`);
+      }
+      const result = from === undefined ? m.scenario_open(name) : m.scenario_resume(name, handleOf(from));
+      if (typeof result === 'string') throw new RangeError(`Scenario.open: ${result}`);
+      return adopt(Scenario, result);
+    }
+
+    #live() {
+      if (this.#h === null) throw new Error('Scenario has been deleted');
+      return this.#h;
+    }
+
+    get name() { return this.#live().name(); }
+    get tick() { return this.#live().tick(); }
+
+    step(n = 1) {
+      this.#live().step(integer('Scenario.step: n', n, 0, UINT32_MAX));
+      return this;
+    }
+
+    digest() { return this.#live().digest(); }
+
+    /** The scenario's own world (not a copy): valid until the scenario is deleted. */
+    get world() {
+      const handle = this.#live();
+      if (this.#world === null) this.#world = adoptWorld(handle.world(), false);
+      return this.#world;
+    }
+
+    delete() {
+      if (this.#world !== null) {
+        detachWorld(this.#world);
+        this.#world = null;
+      }
+      release(this, this.#h);
+      this.#h = null;
+    }
+  }
+  if (Symbol.dispose) Scenario.prototype[Symbol.dispose] = Scenario.prototype.delete;
+
+  function scenarios() {
+    return list();
+  }
+
+  function runScenario(name, ticks, every = 1) {
+    known('runScenario', name);
+    integer('runScenario: ticks', ticks, 0, UINT32_MAX);
+    integer('runScenario: every', every, 1, UINT32_MAX);
+    const result = m.scenario_run(name, ticks, every);
+    if (typeof result === 'string') throw new RangeError(`runScenario: ${result}`);
+    return result;
+  }
+
+  return { Scenario, scenarios, runScenario };
+}
+
+// ---- The module ----------------------------------------------------------------------------
+
+/**
+ * Loads the WebAssembly module and returns the tandem API. Resolves the .wasm beside this
+ * file unless options.wasmUrl or options.wasmBinary say otherwise.
+ */
+export default async function createTandem(options = {}) {
+  if (options === null || typeof options !== 'object') throw new TypeError(`createTandem: options must be an object, got ${show(options)}`);
+  const m = await createTandemWasm(await wasmOptions(options));
+  const { FixedTimestep, Periodic } = makeTime(m);
+  const world = makeWorld(m);
+  const { World } = world;
+  const { Scenario, scenarios, runScenario } = makeScenarios(m, world);
+  return Object.freeze({
+    version: m.version(),
+    fingerprint: m.fingerprint(),
+    fx: makeFx(m),
+    FixedTimestep,
+    Periodic,
+    World,
+    SnapshotError,
+    Scenario,
+    scenarios,
+    runScenario,
+  });
+}
+
+export { createTandem };

@@ -1,0 +1,37 @@
+// Where the tests find what they test: the built package directory (exactly what a user
+// gets; never a file inside the build tree other than that directory) and the native CLI
+// to compare against. Both can be overridden, e.g. to test an installed package.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export const packageDir = resolve(process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package'));
+export const nativeBuildDir = resolve(process.env.TANDEM_NATIVE_BUILD_DIR ?? join(repoRoot, 'build/native'));
+export const cliPath = process.env.TANDEM_CLI ?? join(nativeBuildDir, 'src/cli/tandem');
+
+// The package's entry module by path: `import createTandem from '<dir>/tandem.mjs'`.
+export async function loadTandem(options) {
+  const entry = join(packageDir, 'tandem.mjs');
+  if (!existsSync(entry)) throw new Error(`no package at ${packageDir}: run build-scripts/build wasm`);
+  const { default: createTandem } = await import(pathToFileURL(entry).href);
+  return createTandem(options);
+}
+
+// Runs the native `tandem` with arguments; returns stdout.
+export function cli(...args) {
+  if (!existsSync(cliPath)) throw new Error(`no native CLI at ${cliPath}: run build-scripts/build native`);
+  return execFileSync(cliPath, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+}
+
+// `tandem run` text output -> [{tick, digest}] (the summary line is left out).
+export function parseStream(text) {
+  return text.split('\n')
+    .filter((line) => /^\d+ [0-9a-f]{16}$/.test(line))
+    .map((line) => {
+      const [tick, digest] = line.split(' ');
+      return { tick: Number(tick), digest };
+    });
+}

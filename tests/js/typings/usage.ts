@@ -1,0 +1,76 @@
+// A usage sample for `tsc --strict` (package.test.mjs): touches every export of tandem.d.ts
+// the way an application would, so a typing that is missing or wrong fails to compile.
+import createTandem, {
+  SnapshotError,
+  type DigestHex, type FixedTimestep, type FxRaw, type Input, type Scenario, type SectionDigests, type Tandem,
+  type TickDigest, type World,
+} from 'tandem';
+
+const tandem: Tandem = await createTandem();
+const version: string = tandem.version;
+const fingerprint: string = tandem.fingerprint;
+
+const { fx } = tandem;
+const half: FxRaw = fx.div(fx.ONE, fx.fromInt(2));
+const angle: FxRaw = fx.atan2(fx.sin(half), fx.cos(half));
+const values: FxRaw[] = [fx.sqrt(half), fx.atan(half), fx.asin(half), fx.acos(half), fx.exp(half), fx.log(half),
+  fx.add(half, fx.EPSILON), fx.sub(fx.MAX, half), fx.mul(fx.MIN, half), fx.fromString('1.25')];
+const text: string = fx.toString(angle);
+const approx: number = fx.toNumber(values[0]!);
+
+const clock: FixedTimestep = tandem.FixedTimestep.fromHz(60).withMaxFrameMs(100).withMaxSteps(4);
+const other = new tandem.FixedTimestep(16.5);
+const steps: number = clock.advance(16.7);
+const blend: number = clock.alpha() + clock.pendingMs() + clock.droppedMs() + clock.stepMs + clock.maxFrameMs;
+const seconds: FxRaw = clock.stepSeconds + clock.alphaRaw();
+other.setStepMs(20);
+clock.reset();
+const every = tandem.Periodic.fromHz(10);
+const due: boolean = every.due(100);
+const periods: number = new tandem.Periodic(250).advance(1000) + every.remainingMs() + every.intervalMs;
+
+const names: string[] = tandem.scenarios().map((s) => `${s.name}: ${s.description}`);
+const stream: TickDigest[] = tandem.runScenario('orbits', 20, 10);
+const digest: DigestHex = stream[0]!.digest;
+
+const world: World = new tandem.World({ seed: 12n, pelletCount: 4096, maxPlayers: 8, tickHz: 60, arenaSize: fx.fromInt(512) });
+const inputs: Input[] = [
+  { player: 1, kind: 'join', target: { x: fx.fromInt(10), y: fx.fromInt(20) } },
+  { player: 1, kind: 'steer', target: { x: fx.fromInt(30), y: fx.fromInt(40) } },
+  { player: 2, kind: 'leave' },
+];
+world.step(inputs).step();
+const sections: SectionDigests = world.sectionDigests();
+const tick: number = world.tick + world.pelletCount + world.captures;
+const positions: Float32Array = world.pelletPositions();
+const wellX: FxRaw | undefined = world.wells()[0]?.pos.x;
+const score: number | undefined = world.scores()[0]?.score;
+const bytes: Uint8Array = world.snapshot();
+const same: boolean = tandem.World.fromSnapshot(bytes).equals(world.clone());
+const dump: string = world.dump();
+try {
+  tandem.World.fromSnapshot(bytes.subarray(0, 4));
+} catch (error) {
+  if (error instanceof SnapshotError || error instanceof tandem.SnapshotError) {
+    const code: 'truncated' | 'bad_magic' | 'unsupported_version' | 'fingerprint_mismatch' | 'count_out_of_range'
+      | 'value_out_of_range' | 'digest_mismatch' | 'trailing_bytes' = error.code;
+    console.log(code, error.message);
+  }
+}
+
+const scenario: Scenario = tandem.Scenario.open('chaos').step().step(5);
+const resumed: Scenario = tandem.Scenario.open('chaos', scenario.world);
+const scenarioDigest: DigestHex = scenario.digest();
+const scenarioWorld: World = scenario.world;
+console.log(scenario.name, scenario.tick, scenarioWorld.tick, resumed.digest());
+scenario.delete();
+resumed.delete();
+world.delete();
+clock.delete();
+other.delete();
+every.delete();
+
+const withBytes: Tandem = await createTandem({ wasmBinary: new Uint8Array(0) , wasmUrl: new URL('https://example.invalid/x.wasm') });
+
+console.log(version, fingerprint, text, approx, steps, blend, seconds, due, periods, names, digest, sections, tick,
+  positions, wellX, score, same, dump, scenarioDigest, withBytes);

@@ -1,0 +1,137 @@
+// tandem.World through the module: stepping with plain-object inputs, refusing malformed
+// ones without touching the world, digests, snapshots in one build, and handle lifetimes.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { loadTandem } from './support.mjs';
+
+let tandem;
+let fx;
+before(async () => { tandem = await loadTandem(); ({ fx } = tandem); });
+
+const at = (x, y) => ({ x: fx.fromInt(x), y: fx.fromInt(y) });
+const HEX16 = /^[0-9a-f]{16}$/;
+
+describe('World', () => {
+  let world;
+  before(() => { world = new tandem.World({ seed: 7, pelletCount: 256 }); });
+  after(() => world.delete());
+
+  test('a new world is at tick 0 and digests as 16 lowercase hex digits', () => {
+    assert.equal(world.tick, 0);
+    assert.equal(world.pelletCount, 256);
+    assert.match(world.digest(), HEX16);
+    const sections = world.sectionDigests();
+    for (const key of ['wells', 'pellets', 'scores', 'rng']) assert.match(sections[key], HEX16, key);
+  });
+
+  test('equal configs give equal worlds and a different seed a different one', () => {
+    const twin = new tandem.World({ seed: 7, pelletCount: 256 });
+    const other = new tandem.World({ seed: 8n, pelletCount: 256 });
+    assert.equal(twin.digest(), world.digest());
+    assert.ok(twin.equals(world));
+    assert.notEqual(other.digest(), world.digest());
+    twin.delete();
+    other.delete();
+  });
+
+  test('step applies joins and steers, in any order, and advances one tick', () => {
+    const a = new tandem.World({ seed: 3, pelletCount: 128 });
+    const b = new tandem.World({ seed: 3, pelletCount: 128 });
+    const inputs = [
+      { player: 2, kind: 'join', target: at(100, 100) },
+      { player: 5, kind: 'join', target: at(900, 300) },
+      { player: 2, kind: 'steer', target: at(500, 500) },
+    ];
+    a.step(inputs);
+    b.step([...inputs].reverse());
+    assert.equal(a.tick, 1);
+    assert.equal(a.digest(), b.digest(), 'step imposes its own order on the inputs');
+    assert.deepEqual(a.wells().map((w) => w.player), [2, 5]);
+    assert.deepEqual(a.wells()[0].target, at(500, 500));
+    assert.deepEqual(a.scores(), [{ player: 2, score: 0 }, { player: 5, score: 0 }]);
+    a.step([{ player: 5, kind: 'leave' }]).step();
+    assert.equal(a.tick, 3);
+    assert.deepEqual(a.scores().map((s) => s.player), [2]);
+    a.delete();
+    b.delete();
+  });
+
+  test('a malformed input throws an error naming the field and leaves the world untouched', () => {
+    const before = { tick: world.tick, digest: world.digest() };
+    const good = { player: 1, kind: 'join', target: at(10, 10) };
+    const cases = [
+      [[good, { player: -1, kind: 'steer', target: at(0, 0) }], RangeError, /inputs\[1\]\.player/],
+      [[good, { player: 1.5, kind: 'steer', target: at(0, 0) }], RangeError, /inputs\[1\]\.player/],
+      [[{ player: '1', kind: 'steer', target: at(0, 0) }], TypeError, /inputs\[0\]\.player/],
+      [[{ player: 1, kind: 'jump', target: at(0, 0) }], RangeError, /inputs\[0\]\.kind/],
+      [[{ player: 1, target: at(0, 0) }], TypeError, /inputs\[0\]\.kind/],
+      [[{ player: 1, kind: 'steer' }], TypeError, /inputs\[0\]\.target/],
+      [[{ player: 1, kind: 'steer', target: { x: 0.5, y: 0 } }], RangeError, /inputs\[0\]\.target\.x/],
+      [[{ player: 1, kind: 'steer', target: { x: 0, y: 2 ** 31 } }], RangeError, /inputs\[0\]\.target\.y/],
+      [[good, null], TypeError, /inputs\[1\]/],
+      ['not an array', TypeError, /inputs must be an array/],
+    ];
+    for (const [inputs, type, message] of cases) {
+      assert.throws(() => world.step(inputs), (e) => e instanceof type && message.test(e.message), String(message));
+      assert.equal(world.tick, before.tick);
+      assert.equal(world.digest(), before.digest);
+    }
+    world.step([good]);
+    assert.equal(world.tick, before.tick + 1, 'the world still steps after refused inputs');
+  });
+
+  test('a bad config is refused naming the field', () => {
+    assert.throws(() => new tandem.World({ pelletCount: 1 << 20 }), { name: 'RangeError', message: /config\.pelletCount/ });
+    assert.throws(() => new tandem.World({ maxPlayers: 65 }), { name: 'RangeError', message: /config\.maxPlayers/ });
+    assert.throws(() => new tandem.World({ tickHz: 0 }), { name: 'RangeError', message: /config\.tickHz/ });
+    assert.throws(() => new tandem.World({ seed: -1 }), { name: 'RangeError', message: /config\.seed/ });
+    assert.throws(() => new tandem.World({ seed: 'x' }), { name: 'TypeError', message: /config\.seed/ });
+    assert.throws(() => new tandem.World(null), TypeError);
+  });
+
+  test('a snapshot restores the same world, which then steps to the same digests', () => {
+    const a = new tandem.World({ seed: 11, pelletCount: 300 });
+    a.step([{ player: 1, kind: 'join', target: at(200, 800) }]);
+    for (let i = 0; i < 5; ++i) a.step([{ player: 1, kind: 'steer', target: at(300 + i, 700) }]);
+    const bytes = a.snapshot();
+    assert.ok(bytes instanceof Uint8Array);
+    const b = tandem.World.fromSnapshot(bytes);
+    assert.ok(b.equals(a));
+    assert.equal(b.tick, a.tick);
+    for (let i = 0; i < 10; ++i) {
+      a.step();
+      b.step();
+      assert.equal(b.digest(), a.digest());
+    }
+    const c = tandem.World.fromSnapshot(bytes.buffer);
+    assert.equal(c.tick, 6);
+    [a, b, c].forEach((w) => w.delete());
+  });
+
+  test('pelletPositions is a Float32Array of x, y pairs inside the arena', () => {
+    const positions = world.pelletPositions();
+    assert.ok(positions instanceof Float32Array);
+    assert.equal(positions.length, 2 * world.pelletCount);
+    assert.ok(positions.every((v) => v >= 0 && v <= 1024));
+    const copy = positions.slice();
+    world.step();
+    assert.notDeepEqual(world.pelletPositions().slice(), copy, 'pellets move');
+  });
+
+  test('clone is independent of its original', () => {
+    const copy = world.clone();
+    assert.ok(copy.equals(world));
+    copy.step();
+    assert.ok(!copy.equals(world));
+    copy.delete();
+  });
+
+  test('a deleted world throws a clear error, and the module keeps working', () => {
+    const w = new tandem.World({ pelletCount: 8 });
+    w.delete();
+    w.delete();
+    assert.throws(() => w.digest(), /World has been deleted/);
+    assert.throws(() => world.equals(w), /deleted/);
+    assert.match(world.digest(), HEX16);
+  });
+});
