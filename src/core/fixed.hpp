@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/wide.hpp"
+
 namespace tandem {
 
 class Fx {
@@ -46,7 +48,7 @@ namespace fx {
 inline constexpr Fx pi = Fx::from_raw(205887);       // 3.14159265358979... * 65536 = 205887.416
 inline constexpr Fx half_pi = Fx::from_raw(102944);  // 102943.708
 inline constexpr Fx two_pi = Fx::from_raw(411775);   // 411774.832
-inline constexpr Fx e = Fx::from_raw(178145);        // 178145.029
+inline constexpr Fx e = Fx::from_raw(178145);        // 178145.318
 }  // namespace fx
 
 namespace detail {
@@ -171,6 +173,32 @@ constexpr Vec2 operator*(Fx s, Vec2 a) { return {a.x * s, a.y * s}; }
 constexpr Vec2& operator+=(Vec2& a, Vec2 b) { return a = a + b; }
 constexpr Vec2& operator-=(Vec2& a, Vec2 b) { return a = a - b; }
 
+// Exact dot product in raw^2 units (Q32.32: value = result / 2^32). Each product is at most
+// 2^62 in magnitude, so the sum fits in Wide for every input (not always in int64).
+constexpr Wide dot(Vec2 a, Vec2 b) {
+    return Wide::from_i64(int64_t{a.x.raw()} * b.x.raw()) + Wide::from_i64(int64_t{a.y.raw()} * b.y.raw());
+}
+constexpr Wide length_squared(Vec2 a) { return dot(a, a); }
+// Exact, for any two points: the differences are computed in 64 bits (|d| < 2^32), so the
+// squared distance (< 2^65) is never saturated or wrapped, unlike length_squared(b - a).
+constexpr Wide distance_squared(Vec2 a, Vec2 b) {
+    const int64_t dx = int64_t{b.x.raw()} - a.x.raw();
+    const int64_t dy = int64_t{b.y.raw()} - a.y.raw();
+    const uint64_t mx = static_cast<uint64_t>(dx < 0 ? -dx : dx), my = static_cast<uint64_t>(dy < 0 ? -dy : dy);
+    const uint64_t sx = mx * mx, sy = my * my;  // each < 2^64
+    const uint64_t lo = sx + sy;
+    return Wide::from_parts(lo < sx ? 1 : 0, lo);
+}
+// Euclidean length and distance, correctly rounded to the nearest raw value (no ties exist),
+// saturating at Fx::max() (the length of (min, min) is 46341.0 > max).
+Fx length(Vec2 a);
+Fx distance(Vec2 a, Vec2 b);
+// The direction of a with length one: each component is x / |a| correctly rounded to the
+// nearest raw value (no ties can occur), so normalize(a) is exact for axis directions and
+// |length(normalize(a)) - 1| <= 1 LSB. normalize of the zero vector is the zero vector.
+Vec2 normalize(Vec2 a);
+// rotate(a, angle) is defined after sin/cos below.
+
 // ---- Functions (src/core/fixed.cpp, fixed_trig.cpp, fixed_exp.cpp). Each states its
 // maximum error in LSB (1 LSB = 2^-16); tests/core and tests/exhaustive enforce it.
 
@@ -193,6 +221,23 @@ Fx acos(Fx a);
 Fx exp(Fx a);
 // log: natural logarithm, at most 1 LSB, unbiased. log of a value <= 0 returns Fx::min().
 Fx log(Fx a);
+
+// a rotated counter-clockwise by angle (radians), with sin/cos from fixed_trig.cpp:
+// x*cos - y*sin and x*sin + y*cos are each rounded once (ties to even) from the exact Q32.32
+// sum (|sum| < 2^49, exact in int64), then saturated. Inline so that programs which never
+// rotate do not need the trigonometry linked.
+inline Vec2 rotate(Vec2 a, Fx angle) {
+    const int64_t c = cos(angle).raw(), s = sin(angle).raw();
+    const int64_t x = int64_t{a.x.raw()} * c - int64_t{a.y.raw()} * s;
+    const int64_t y = int64_t{a.x.raw()} * s + int64_t{a.y.raw()} * c;
+    auto round_q32 = [](int64_t v) {
+        int64_t q = v >> Fx::frac_bits;  // floor
+        const int64_t rem = v & 0xFFFF;
+        if (rem > 0x8000 || (rem == 0x8000 && (q & 1) != 0)) ++q;
+        return Fx::from_raw(detail::saturate32(q));
+    };
+    return {round_q32(x), round_q32(y)};
+}
 
 // Rendering only: one way, never fed back into simulation state.
 float to_f32(Fx a);
