@@ -1,8 +1,11 @@
-// The `tandem` commands: run (digest stream), dump (canonical state), scenarios, version.
-// Output is the contract the cross-build check diffs, so it must depend on nothing but the
-// simulation: no timings, no locale, no host-dependent formatting.
+// The `tandem` commands: run (digest stream, from tick 0 or from a snapshot), dump (canonical
+// state), snapshot (encoded world at a tick), scenarios, version. Output is the contract the
+// cross-build check diffs, so it must depend on nothing but the simulation: no timings, no
+// locale, no host-dependent formatting.
 #include "cli/cli.hpp"
 
+#include <fstream>
+#include <iterator>
 #include <ostream>
 
 #include "world/scenario.hpp"
@@ -78,10 +81,12 @@ std::optional<std::string> check_count(std::string_view flag, std::string_view t
     return std::nullopt;
 }
 
-ParseResult parse_run_or_dump(CommandKind kind, std::span<const std::string_view> rest) {
+// run, dump and snapshot share their flags' spelling; each accepts its own subset.
+ParseResult parse_scenario_command(CommandKind kind, std::span<const std::string_view> rest) {
     Command cmd;
     cmd.kind = kind;
-    const std::string_view name = kind == CommandKind::run ? "run" : "dump";
+    const std::string_view name = kind == CommandKind::run ? "run" : kind == CommandKind::dump ? "dump" : "snapshot";
+    const bool takes_tick = kind == CommandKind::dump || kind == CommandKind::snapshot;
     FlagReader r{rest, 0, {}};
     bool have_tick = false;
     while (!r.done()) {
@@ -114,14 +119,23 @@ ParseResult parse_run_or_dump(CommandKind kind, std::span<const std::string_view
             if (*v == "text") cmd.format = Format::text;
             else if (*v == "json") cmd.format = Format::json;
             else return failure("unknown format '" + std::string(*v) + "' (accepted: text, json)");
-        } else if (kind == CommandKind::dump && flag == "--tick") {
+        } else if (kind == CommandKind::run && flag == "--from") {
+            const auto v = value();
+            if (!v || v->empty()) return failure("missing value for --from (a snapshot file)");
+            cmd.from_path = std::string(*v);
+        } else if (takes_tick && flag == "--tick") {
             const auto v = value();
             if (!v) return failure(r.error + " (a whole number of ticks)");
             if (auto e = check_count(flag, *v, 0, max_ticks, cmd.tick)) return failure(*e);
             have_tick = true;
+        } else if (kind == CommandKind::snapshot && flag == "--out") {
+            const auto v = value();
+            if (!v || v->empty()) return failure("missing value for --out (the file to write)");
+            cmd.out_path = std::string(*v);
         } else {
-            const std::string accepted = kind == CommandKind::run ? "--scenario, --ticks, --every, --format, --help"
-                                                                  : "--scenario, --tick, --help";
+            const std::string accepted = kind == CommandKind::run    ? "--scenario, --ticks, --every, --format, --from, --help"
+                                         : kind == CommandKind::dump ? "--scenario, --tick, --help"
+                                                                     : "--scenario, --tick, --out, --help";
             return failure("unknown argument '" + std::string(flag) + "' for " + std::string(name) +
                            " (accepted: " + accepted + ")");
         }
@@ -129,7 +143,8 @@ ParseResult parse_run_or_dump(CommandKind kind, std::span<const std::string_view
     if (cmd.scenario.empty()) {
         return failure(std::string(name) + " needs --scenario NAME (accepted: " + scenario_names() + ")");
     }
-    if (kind == CommandKind::dump && !have_tick) return failure("dump needs --tick N (a whole number of ticks)");
+    if (takes_tick && !have_tick) return failure(std::string(name) + " needs --tick N (a whole number of ticks)");
+    if (kind == CommandKind::snapshot && cmd.out_path.empty()) return failure("snapshot needs --out FILE");
     return ParseResult{cmd, {}};
 }
 
@@ -153,34 +168,93 @@ void print_summary_text(std::ostream& out, const world::Scenario& s, const world
         << " fingerprint=\"" << world::fingerprint() << "\"\n";
 }
 
-int command_run(const Command& cmd, std::ostream& out) {
+// The same fields as the text summary, as one JSON object on one line.
+void print_summary_json(std::ostream& out, const world::Scenario& s, const world::World& w) {
+    out << "{\"summary\": {\"scenario\": \"" << s.name << "\", \"ticks\": " << w.tick << ", \"digest\": \""
+        << hex16(world::digest(w)) << "\", \"captures\": " << w.captures << ", \"wells\": " << w.wells.size()
+        << ", \"pellets\": " << w.pellets.size() << ", \"fingerprint\": \"" << world::fingerprint() << "\"}}\n";
+}
+
+// The world a run starts from: the scenario's tick 0, or a snapshot. A snapshot that does not
+// decode, or that holds another scenario's world (its script would drive a world it was not
+// written for), is a data error: the message names the decoder's reason.
+std::optional<world::World> starting_world(const Command& cmd, const world::Scenario& s, std::ostream& err) {
+    if (cmd.from_path.empty()) return world::start(s);
+    std::ifstream in(cmd.from_path, std::ios::binary);
+    if (!in) {
+        err << "tandem: cannot read snapshot '" << cmd.from_path << "'\n";
+        return std::nullopt;
+    }
+    const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (in.bad()) {
+        err << "tandem: cannot read snapshot '" << cmd.from_path << "'\n";
+        return std::nullopt;
+    }
+    world::DecodeResult decoded = world::decode(bytes);
+    if (!decoded.ok()) {
+        err << "tandem: snapshot '" << cmd.from_path << "' refused: " << world::error_name(decoded.error) << '\n';
+        return std::nullopt;
+    }
+    if (!(decoded.world->config == s.config)) {
+        err << "tandem: snapshot '" << cmd.from_path << "' refused: config_mismatch (it does not hold a world of scenario "
+            << s.name << ")\n";
+        return std::nullopt;
+    }
+    return std::move(decoded.world);
+}
+
+int command_run(const Command& cmd, std::ostream& out, std::ostream& err) {
     const world::Scenario& s = *world::find_scenario(cmd.scenario);
-    world::World w = world::start(s);
+    std::optional<world::World> start = starting_world(cmd, s, err);
+    if (!start) return exit_data;
+    world::World& w = *start;
+    if (w.tick > UINT64_MAX - cmd.ticks) {
+        err << "tandem: snapshot '" << cmd.from_path << "' refused: its tick " << w.tick << " leaves no room for "
+            << cmd.ticks << " more\n";
+        return exit_data;
+    }
+    // From tick 0, --ticks is both the count and the last tick; from a snapshot at tick T the
+    // run steps --ticks more, to T + N. Lines fall on multiples of --every either way, so a
+    // resumed stream lines up with the fresh one.
+    const uint64_t last = w.tick + cmd.ticks;
     const bool json = cmd.format == Format::json;
     bool first = true;
     auto emit = [&](const world::World& at) {
         const std::string d = hex16(world::digest(at));
         if (json) {
-            out << (first ? "\n    " : ",\n    ") << "{\"tick\": " << at.tick << ", \"digest\": \"" << d << "\"}";
+            out << (first ? "[\n  " : ",\n  ") << "{\"tick\": " << at.tick << ", \"digest\": \"" << d << "\"}";
         } else {
             out << at.tick << ' ' << d << '\n';
         }
         first = false;
     };
-    if (json) out << "{\n  \"scenario\": \"" << s.name << "\",\n  \"fingerprint\": \"" << world::fingerprint()
-                  << "\",\n  \"stream\": [";
     emit(w);
-    while (w.tick < cmd.ticks) {
+    while (w.tick < last) {
         world::advance(s, w, 1);
-        if (w.tick % cmd.every == 0 || w.tick == cmd.ticks) emit(w);
+        if (w.tick % cmd.every == 0 || w.tick == last) emit(w);
     }
     if (json) {
-        out << "\n  ],\n  \"summary\": {\"ticks\": " << w.tick << ", \"digest\": \"" << hex16(world::digest(w))
-            << "\", \"captures\": " << w.captures << ", \"wells\": " << w.wells.size()
-            << ", \"pellets\": " << w.pellets.size() << "}\n}\n";
+        out << "\n]\n";
+        print_summary_json(out, s, w);
     } else {
         print_summary_text(out, s, w);
     }
+    return exit_ok;
+}
+
+int command_snapshot(const Command& cmd, std::ostream& out, std::ostream& err) {
+    const world::Scenario& s = *world::find_scenario(cmd.scenario);
+    world::World w = world::start(s);
+    world::advance(s, w, cmd.tick);
+    const std::vector<uint8_t> bytes = world::encode(w);
+    std::ofstream file(cmd.out_path, std::ios::binary | std::ios::trunc);
+    file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    file.close();
+    if (!file) {
+        err << "tandem: cannot write snapshot '" << cmd.out_path << "'\n";
+        return exit_data;
+    }
+    out << w.tick << ' ' << hex16(world::digest(w)) << '\n';
     return exit_ok;
 }
 
@@ -209,17 +283,28 @@ std::optional<uint64_t> parse_count(std::string_view text, uint64_t max) {
 
 std::string help_text(std::string_view topic) {
     if (topic == "run") {
-        return "usage: tandem run --scenario NAME [--ticks N] [--every K] [--format text|json]\n"
-               "  Steps the scenario N ticks (default 2000) and prints the state digest at tick 0,\n"
-               "  every K ticks (default 100) and at the last tick: text prints 'TICK DIGEST' lines\n"
-               "  (16 lowercase hex digits) then a 'summary ...' line; json prints one object with\n"
-               "  \"stream\" (an array of {tick, digest}) and \"summary\".\n"
+        return "usage: tandem run --scenario NAME [--ticks N] [--every K] [--format text|json] [--from FILE]\n"
+               "  Steps the scenario N ticks (default 2000) and prints the state digest at the first\n"
+               "  tick, at every multiple of K (default 100) and at the last tick. text prints\n"
+               "  'TICK DIGEST' lines (16 lowercase hex digits) then a 'summary ...' line; json prints\n"
+               "  a JSON array of {\"tick\", \"digest\"} objects, then the summary as one JSON object\n"
+               "  on the last line ({\"summary\": {...}}).\n"
+               "  --from FILE starts from a snapshot of the scenario's world (see 'tandem snapshot')\n"
+               "  at its tick T instead of tick 0 and steps N more ticks, to T + N; a snapshot that\n"
+               "  does not decode, or holds another scenario's world, exits 1 with the reason.\n"
                "  scenarios: " + scenario_names() + "\n";
     }
     if (topic == "dump") {
         return "usage: tandem dump --scenario NAME --tick N\n"
                "  Steps the scenario to tick N and prints the canonical state, one 'name value' line\n"
                "  per field in digest order (Fx as raw Q16.16 integers), for diffing two builds.\n"
+               "  scenarios: " + scenario_names() + "\n";
+    }
+    if (topic == "snapshot") {
+        return "usage: tandem snapshot --scenario NAME --tick T --out FILE\n"
+               "  Steps the scenario to tick T, writes its snapshot (the world's encoded bytes, the\n"
+               "  same the wasm build writes and reads) to FILE and prints 'T DIGEST'. Resume it with\n"
+               "  'tandem run --scenario NAME --from FILE'. A file that cannot be written exits 1.\n"
                "  scenarios: " + scenario_names() + "\n";
     }
     if (topic == "scenarios") return "usage: tandem scenarios\n  Lists the scenarios with one line each.\n";
@@ -231,14 +316,15 @@ std::string help_text(std::string_view topic) {
            "commands:\n"
            "  run        print a scenario's digest stream\n"
            "  dump       print a scenario's canonical state at one tick\n"
+           "  snapshot   write a scenario's snapshot at one tick\n"
            "  scenarios  list the scenarios\n"
            "  version    print the version and the snapshot fingerprint\n"
            "  help [COMMAND], COMMAND --help   this text, or one command's\n"
-           "exit status: 0 success, 2 bad arguments\n";
+           "exit status: 0 success, 1 bad data (a snapshot refused, a file unreadable), 2 bad arguments\n";
 }
 
 ParseResult parse(std::span<const std::string_view> args) {
-    if (args.empty()) return failure("missing command (accepted: run, dump, scenarios, version, help)");
+    if (args.empty()) return failure("missing command (accepted: run, dump, snapshot, scenarios, version, help)");
     const std::string_view head = args[0];
     const auto rest = args.subspan(1);
     if (head == "--help" || head == "-h" || head == "help") {
@@ -246,20 +332,21 @@ ParseResult parse(std::span<const std::string_view> args) {
         cmd.kind = CommandKind::help;
         if (head == "help" && !rest.empty()) {
             const std::string_view t = rest[0];
-            if (t != "run" && t != "dump" && t != "scenarios" && t != "version") {
-                return failure("no help for '" + std::string(t) + "' (accepted: run, dump, scenarios, version)");
+            if (t != "run" && t != "dump" && t != "snapshot" && t != "scenarios" && t != "version") {
+                return failure("no help for '" + std::string(t) + "' (accepted: run, dump, snapshot, scenarios, version)");
             }
             cmd.topic = std::string(t);
         }
         return ParseResult{cmd, {}};
     }
-    if (head == "run") return parse_run_or_dump(CommandKind::run, rest);
-    if (head == "dump") return parse_run_or_dump(CommandKind::dump, rest);
+    if (head == "run") return parse_scenario_command(CommandKind::run, rest);
+    if (head == "dump") return parse_scenario_command(CommandKind::dump, rest);
+    if (head == "snapshot") return parse_scenario_command(CommandKind::snapshot, rest);
     if (head == "scenarios") return parse_plain(CommandKind::scenarios, "scenarios", rest);
     if (head == "version" || head == "--version" || head == "fingerprint") {
         return parse_plain(CommandKind::version, "version", rest);
     }
-    return failure("unknown command '" + std::string(head) + "' (accepted: run, dump, scenarios, version, help)");
+    return failure("unknown command '" + std::string(head) + "' (accepted: run, dump, snapshot, scenarios, version, help)");
 }
 
 int run(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
@@ -271,8 +358,9 @@ int run(std::span<const std::string_view> args, std::ostream& out, std::ostream&
     const Command& cmd = *parsed.command;
     switch (cmd.kind) {
     case CommandKind::help: out << help_text(cmd.topic); return exit_ok;
-    case CommandKind::run: return command_run(cmd, out);
+    case CommandKind::run: return command_run(cmd, out, err);
     case CommandKind::dump: return command_dump(cmd, out);
+    case CommandKind::snapshot: return command_snapshot(cmd, out, err);
     case CommandKind::scenarios:
         for (const world::Scenario& s : world::scenarios()) out << s.name << "  " << s.description << '\n';
         return exit_ok;

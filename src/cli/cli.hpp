@@ -1,6 +1,7 @@
 // The `tandem` command line as a library: argument parsing and the commands themselves write
 // to the streams they are given, so tests drive them without a process. Bad arguments exit 2
-// with a message naming what was wrong and what is accepted; nothing here may call exit().
+// with a message naming what was wrong and what is accepted; bad data (a snapshot that does
+// not decode, a file that cannot be read or written) exits 1; nothing here may call exit().
 #pragma once
 
 #include <cstdint>
@@ -14,20 +15,23 @@
 namespace tandem::cli {
 
 inline constexpr int exit_ok = 0;
+inline constexpr int exit_data = 1;   // the arguments were fine, the bytes or the file were not
 inline constexpr int exit_usage = 2;
 
 enum class Format : uint8_t { text, json };
 
-enum class CommandKind : uint8_t { help, run, dump, scenarios, version };
+enum class CommandKind : uint8_t { help, run, dump, snapshot, scenarios, version };
 
 struct Command {
     CommandKind kind = CommandKind::help;
     std::string topic;              // help: the command asked about ("" for the overview)
-    std::string scenario;           // run, dump
+    std::string scenario;           // run, dump, snapshot
     uint64_t ticks = 2000;          // run: ticks to step
     uint64_t every = 100;           // run: print a digest every K ticks (and the last)
-    uint64_t tick = 0;              // dump: the tick to print
+    uint64_t tick = 0;              // dump, snapshot: the tick to print or save
     Format format = Format::text;   // run
+    std::string from_path;          // run: resume from this snapshot file ("" = from tick 0)
+    std::string out_path;           // snapshot: the file to write
 };
 
 struct ParseResult {

@@ -33,8 +33,10 @@ constexpr uint64_t isqrt_floor_slow(uint64_t n) {
 struct InvPow32Table {
     std::array<uint32_t, 257> v{};
     constexpr InvPow32Table() {
-        for (uint64_t i = 64; i <= 256; ++i) {
-            const uint64_t s = isqrt_floor_slow((uint64_t{1} << 58) / (i * i * i));
+        // uint32_t indices: std::array's size_type is 32 bits on wasm32.
+        for (uint32_t i = 64; i <= 256; ++i) {
+            const uint64_t cube = uint64_t{i} * i * i;
+            const uint64_t s = isqrt_floor_slow((uint64_t{1} << 58) / cube);
             v[i] = static_cast<uint32_t>((s + 2) >> 2);
         }
     }
@@ -57,27 +59,49 @@ constexpr int64_t clamp_pull(int64_t v) {
     return v > max_pull_q32 ? max_pull_q32 : v < -max_pull_q32 ? -max_pull_q32 : v;
 }
 
+// True when no body of strength at most max_strength_raw (Q16.16 raw) can pull harder than
+// max_pull_q32 on any axis at this softening (Q16.16 raw, >= 1 unit), so clamp_pull is provably
+// the identity and add_pull<false> gives the same bits as add_pull<true>. The exact peak of
+// S * d / (d^2 + eps^2)^(3/2) is S / eps^2 * 2 / (3 * sqrt(3)) < 0.385 * S / eps^2; the kernel
+// overestimates by a relative 2^-12 at most, so the test asks for twice the margin:
+// S * 0.77 / eps^2 <= 4096 units/s^2, in integers S_raw * 77 * 2^16 <= 409600 * eps_raw^2.
+constexpr bool pull_never_clamps(uint32_t max_strength_raw, int32_t softening_raw) {
+    if (softening_raw < (int32_t{1} << 16)) return false;
+    // A wider softening only weakens the peak: capping it keeps the right side below 2^63.
+    const uint64_t eps = softening_raw > (int32_t{1} << 22) ? (uint64_t{1} << 22) : static_cast<uint64_t>(softening_raw);
+    return uint64_t{max_strength_raw} * (uint64_t{77} << 16) <= uint64_t{409600} * eps * eps;  // < 2^54, < 2^63
+}
+
 // Adds the pull of a body of strength S (G * M, Q16.16 raw, >= 0) sitting at offset (dx, dy)
 // (Q16.16 raw, body minus point, |dx|, |dy| <= 2^28) with squared softening soft2 (Q32.32,
 // >= 2^32, i.e. a softening length of at least one unit, so the shift below is at least 2).
+// Clamp = false skips the per-contribution clamp: only for a caller that has checked
+// pull_never_clamps for every strength it passes (then the result is the same).
+template <bool Clamp = true>
 constexpr void add_pull(Pull& acc, int32_t dx, int32_t dy, uint32_t strength_raw, uint64_t soft2) {
     const int64_t sx = dx, sy = dy;
     const uint64_t x = static_cast<uint64_t>(sx * sx) + static_cast<uint64_t>(sy * sy) + soft2;  // < 2^59
-    const int bits = 64 - std::countl_zero(x);      // 33..59
-    const int k = (bits - 31) / 2;                   // x = m * 4^k, m in [2^30, 2^32)
-    const uint64_t m = x >> (2 * k);
-    const uint64_t i = m >> 24;                      // 64..255
+    // x >= soft2 >= 2^32, so x | 1 == x for the count: it only tells the compiler x != 0.
+    const uint32_t bits = 64u - static_cast<uint32_t>(std::countl_zero(x | 1u));  // 33..59
+    const uint32_t k = (bits - 31u) / 2u;            // x = m * 4^k, m in [2^30, 2^32)
+    const uint64_t m = x >> (2u * k);
+    const uint32_t i = static_cast<uint32_t>(m >> 24);             // 64..255
     const uint64_t f = (m >> 8) & 0xFFFFu;           // interpolation weight, 16 bits
-    const uint64_t hi = inv_pow32.v[i], lo = inv_pow32.v[i + 1];
+    const uint64_t hi = inv_pow32.v[i], lo = inv_pow32.v[i + 1u];
     const uint64_t t = hi - (((hi - lo) * f) >> 16);  // m^(-3/2) * 2^63, in [2^15, 2^18]
     // a = S * d * x^(-3/2) with x^(-3/2) = t * 2^(-63 - 3k); in Q32.32 that is
     // S * d * t * 2^(-15 - 3k). S * t < 2^49; dropping 16 bits first keeps the product with
     // d (|d| <= 2^28) below 2^62.
     const int64_t q = static_cast<int64_t>((uint64_t{strength_raw} * t) >> 16);
-    const int shift = 3 * k - 1;                     // >= 2 because x >= 2^32 gives k >= 1
-    const int64_t half = int64_t{1} << (shift - 1);
-    acc.x += clamp_pull((q * sx + half) >> shift);
-    acc.y += clamp_pull((q * sy + half) >> shift);
+    const uint32_t shift = 3u * k - 1u;              // >= 2 because x >= 2^32 gives k >= 1
+    const int64_t half = int64_t{1} << (shift - 1u);
+    if constexpr (Clamp) {
+        acc.x += clamp_pull((q * sx + half) >> shift);
+        acc.y += clamp_pull((q * sy + half) >> shift);
+    } else {
+        acc.x += (q * sx + half) >> shift;
+        acc.y += (q * sy + half) >> shift;
+    }
 }
 
 }  // namespace tandem::world::detail

@@ -1,105 +1,55 @@
-// Barnes-Hut over the pellets: build (a stable counting partition per level) and the
-// stackless walk. Members keep pellet-index order inside every cell, so the tree is a pure
-// function of the positions; never sort here, never depend on allocation addresses.
+// The pellets as AggregateTree input and the per-pellet walk that turns summaries into pulls.
+// The tree (core) fixes the partition, the centroids and the order of the summaries; this file
+// only adds integer pulls, so nothing here may sort, hash or depend on addresses.
 #include "world/pellet_field.hpp"
 
 namespace tandem::world {
 
 void PelletField::build(const std::vector<Pellet>& pellets, const WorldConfig& c) {
-    const uint32_t n = static_cast<uint32_t>(pellets.size());
-    nodes_.clear();
-    order_.resize(n);
-    scratch_.resize(n);
-    for (uint32_t i = 0; i < n; ++i) order_[i] = i;
-    max_depth_ = c.tree_max_depth;
-    pellet_strength_ = static_cast<uint32_t>(c.pellet_strength.raw());
-
-    // The opening test "width < theta * distance" becomes "distance^2 > (width / theta)^2",
-    // one compare per node with the right side precomputed per depth (every cell of a depth
-    // has the same width). theta == 0 opens everything: the exact sum, same code path.
-    open_distance2_.assign(max_depth_ + 1, UINT64_MAX);
-    if (c.theta.raw() > 0) {
-        for (uint32_t d = 0; d <= max_depth_; ++d) {
-            const uint64_t width = static_cast<uint64_t>(c.arena_size.raw()) >> d;            // <= 2^28
-            const uint64_t reach = (width << 16) / static_cast<uint64_t>(c.theta.raw());       // Q16.16
-            open_distance2_[d] = reach >= (uint64_t{1} << 32) ? UINT64_MAX : reach * reach;
-        }
+    points_.resize(pellets.size());
+    for (uint32_t i = 0; i < static_cast<uint32_t>(pellets.size()); ++i) {
+        points_[i] = WeightedPoint{pellets[i].pos.x, pellets[i].pos.y, c.pellet_strength};
     }
-    if (n == 0) return;
-    nodes_.reserve(2 * static_cast<uint64_t>(n));
-    build_node(pellets, 0, n, 0, 0, c.arena_size.raw(), 0);
+    // The arena [0, A]^2 is the root: centre A/2, width A. A is a whole number of units
+    // (validate() bounds it to [16, 4096]), so with A a power of two every cell edge is exact.
+    const Fx half = Fx::from_raw(c.arena_size.raw() / 2);
+    // validate() bounds tree_max_depth to [1, 24], below AggregateTree::max_depth_limit.
+    tree_.rebuild_in(points_, half, half, c.arena_size, static_cast<uint8_t>(c.tree_max_depth));
 }
 
-uint32_t PelletField::build_node(const std::vector<Pellet>& pellets, uint32_t begin, uint32_t end, int64_t x0,
-                                 int64_t y0, int64_t size, uint32_t depth) {
-    const uint32_t index = static_cast<uint32_t>(nodes_.size());
-    const uint32_t count = end - begin;
-    // Positions are in [0, 2^28], so the sums stay below 2^45 and the centroid rounds half up.
-    int64_t sx = 0, sy = 0;
-    for (uint32_t k = begin; k < end; ++k) {
-        sx += pellets[order_[k]].pos.x.raw();
-        sy += pellets[order_[k]].pos.y.raw();
-    }
-    const int64_t strength = int64_t{pellet_strength_} * count;
-    Node node{};
-    node.com_x = static_cast<int32_t>((sx + count / 2) / count);
-    node.com_y = static_cast<int32_t>((sy + count / 2) / count);
-    node.strength = static_cast<uint32_t>(strength > INT32_MAX ? INT32_MAX : strength);
-    node.depth = static_cast<uint16_t>(depth);
-    node.leaf = (count <= 1 || depth >= max_depth_) ? 1 : 0;
-    nodes_.push_back(node);
+namespace {
 
-    if (node.leaf == 0) {
-        // Stable counting partition into quadrants 0..3 (bit 0: right half, bit 1: top half).
-        const int64_t half = size / 2;
-        const int64_t mx = x0 + half, my = y0 + half;
-        uint32_t bucket_count[4] = {0, 0, 0, 0};
-        for (uint32_t k = begin; k < end; ++k) {
-            const Pellet& p = pellets[order_[k]];
-            const uint32_t q = (p.pos.x.raw() >= mx ? 1u : 0u) | (p.pos.y.raw() >= my ? 2u : 0u);
-            ++bucket_count[q];
-        }
-        uint32_t start[5] = {begin, 0, 0, 0, 0};
-        for (int q = 0; q < 4; ++q) start[q + 1] = start[q] + bucket_count[q];
-        uint32_t fill[4] = {start[0], start[1], start[2], start[3]};
-        for (uint32_t k = begin; k < end; ++k) {
-            const Pellet& p = pellets[order_[k]];
-            const uint32_t q = (p.pos.x.raw() >= mx ? 1u : 0u) | (p.pos.y.raw() >= my ? 2u : 0u);
-            scratch_[fill[q]++] = order_[k];
-        }
-        for (uint32_t k = begin; k < end; ++k) order_[k] = scratch_[k];
-        for (uint32_t q = 0; q < 4; ++q) {
-            if (start[q] == start[q + 1]) continue;
-            build_node(pellets, start[q], start[q + 1], (q & 1) ? mx : x0, (q & 2) ? my : y0, size - half, depth + 1);
-        }
-    }
-    nodes_[index].skip = static_cast<uint32_t>(nodes_.size());
-    return index;
-}
-
-void PelletField::add_pellet_pulls(const std::vector<Pellet>& pellets, const WorldConfig& c,
-                                   std::vector<detail::Pull>& pulls) const {
-    const uint64_t soft2 = static_cast<uint64_t>(int64_t{c.softening.raw()} * c.softening.raw());
+// One pellet's walk: summaries from its position, one pull each. Clamp as in detail::add_pull.
+template <bool Clamp>
+void add_pulls_through(const AggregateTree& tree, const std::vector<Pellet>& pellets, Fx theta, uint64_t soft2,
+                       std::vector<Summary>& summaries, std::vector<detail::Pull>& pulls) {
     const uint32_t n = static_cast<uint32_t>(pellets.size());
-    const uint32_t node_total = static_cast<uint32_t>(nodes_.size());
-    const Node* nodes = nodes_.data();
-    const uint64_t* open2 = open_distance2_.data();
     for (uint32_t i = 0; i < n; ++i) {
         const int32_t px = pellets[i].pos.x.raw(), py = pellets[i].pos.y.raw();
+        tree.summarize(pellets[i].pos.x, pellets[i].pos.y, theta, summaries);
         detail::Pull acc = pulls[i];
-        uint32_t k = 0;
-        while (k < node_total) {
-            const Node& node = nodes[k];
-            const int32_t dx = node.com_x - px, dy = node.com_y - py;  // both in [0, 2^28]: no overflow
-            const uint64_t d2 = static_cast<uint64_t>(int64_t{dx} * dx) + static_cast<uint64_t>(int64_t{dy} * dy);
-            if (node.leaf != 0 || d2 > open2[node.depth]) {
-                if (d2 != 0) detail::add_pull(acc, dx, dy, node.strength, soft2);
-                k = node.skip;
-            } else {
-                k += 1;
-            }
+        for (const Summary& s : summaries) {
+            // Centroids lie inside the arena like the pellets (|d| <= 2^28 raw): no overflow.
+            const int32_t dx = s.x.raw() - px, dy = s.y.raw() - py;
+            if ((dx | dy) == 0) continue;
+            // weight_raw >= 0 (pellet_strength >= 0 after validate()), saturated like
+            // Summary::weight() but without its branches.
+            const uint32_t strength = static_cast<uint32_t>(s.weight_raw < INT32_MAX ? s.weight_raw : INT32_MAX);
+            detail::add_pull<Clamp>(acc, dx, dy, strength, soft2);
         }
         pulls[i] = acc;
+    }
+}
+
+}  // namespace
+
+void PelletField::add_pellet_pulls(const std::vector<Pellet>& pellets, const WorldConfig& c, bool never_clamps,
+                                   std::vector<detail::Pull>& pulls) {
+    const uint64_t soft2 = static_cast<uint64_t>(int64_t{c.softening.raw()} * c.softening.raw());
+    if (never_clamps) {
+        add_pulls_through<false>(tree_, pellets, c.theta, soft2, summaries_, pulls);
+    } else {
+        add_pulls_through<true>(tree_, pellets, c.theta, soft2, summaries_, pulls);
     }
 }
 

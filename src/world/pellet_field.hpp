@@ -1,51 +1,41 @@
-// The pellets' mutual attraction, summarised Barnes-Hut style over a quadtree with a fixed
-// root cell (the arena), so each pellet feels O(log n) bodies and a tick costs O(n log n).
-// Private to src/world. Integer only; the tree's shape and every sum must depend on the
-// pellet positions alone, never on allocation, pointer values or a library's ordering.
+// The pellets' mutual attraction, summarised through core's AggregateTree over a fixed root
+// cell (the arena), so each pellet feels O(log n) bodies and a tick costs O(n log n).
+// Private to src/world. Integer only; what a pellet feels must depend on the positions
+// alone, never on allocation, pointer values or a library's ordering.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "core/aggregate.hpp"
 #include "world/gravity.hpp"
 #include "world/world.hpp"
 
 namespace tandem::world {
 
+// Holds the tree and the buffers between ticks, so a tick's rebuild and walks allocate
+// nothing once they have grown to the crowd. Holds no state of the world: rebuilding from
+// the same pellets gives the same pulls whatever it held before.
 class PelletField {
 public:
-    // Rebuilds over the pellets' current positions (all inside [0, arena]^2).
+    // Rebuilds over the pellets' current positions: every pellet weighs pellet_strength, the
+    // root cell is the arena, the depth bound tree_max_depth.
     void build(const std::vector<Pellet>& pellets, const WorldConfig& config);
-    // Adds to pulls[i] the attraction on pellet i of every other pellet, through the tree:
-    // a cell is taken whole when its width over its distance is below theta, as in the seed's
-    // AggregateTree::summarize, and a leaf always. A pellet's own leaf sits at distance 0 and
-    // adds nothing.
-    void add_pellet_pulls(const std::vector<Pellet>& pellets, const WorldConfig& config,
-                          std::vector<detail::Pull>& pulls) const;
+    // Adds to pulls[i] the attraction on pellet i of every other pellet: the summaries
+    // AggregateTree::summarize gives from the pellet's position at config.theta, each pulling
+    // from its centroid with its total weight. A summary centred exactly on the pellet (its
+    // own leaf) adds nothing; the sum is over int64 so its order cannot show. never_clamps:
+    // the caller has checked detail::pull_never_clamps for the heaviest possible summary, so
+    // the unclamped kernel may run (same bits).
+    void add_pellet_pulls(const std::vector<Pellet>& pellets, const WorldConfig& config, bool never_clamps,
+                          std::vector<detail::Pull>& pulls);
 
-    uint32_t node_count() const { return static_cast<uint32_t>(nodes_.size()); }
+    uint32_t node_count() const { return tree_.node_count(); }
 
 private:
-    // Nodes in depth-first pre-order: a node's first child follows it, and `skip` is the
-    // index just past its subtree, so the walk needs no stack.
-    struct Node {
-        int32_t com_x;      // centroid of the members (equal masses), Q16.16 raw
-        int32_t com_y;
-        uint32_t strength;  // pellet_strength * count, Q16.16 raw, saturated
-        uint32_t skip;
-        uint16_t depth;
-        uint16_t leaf;
-    };
-
-    uint32_t build_node(const std::vector<Pellet>& pellets, uint32_t begin, uint32_t end, int64_t x0, int64_t y0,
-                        int64_t size, uint32_t depth);
-
-    std::vector<Node> nodes_;
-    std::vector<uint32_t> order_;     // pellet indices grouped by cell
-    std::vector<uint32_t> scratch_;
-    std::vector<uint64_t> open_distance2_;  // per depth: (cell width / theta)^2, Q32.32
-    uint32_t max_depth_ = 0;
-    uint32_t pellet_strength_ = 0;
+    AggregateTree tree_;
+    std::vector<WeightedPoint> points_;
+    std::vector<Summary> summaries_;
 };
 
 }  // namespace tandem::world

@@ -56,8 +56,11 @@ private:
             ok_ = false;
             return 0;
         }
+        // has(n) put pos_ + n within bytes_.size(), so the offset fits size_t even where
+        // size_t is 32 bits (wasm32); the span is indexed through that checked value.
+        const std::span<const uint8_t> field = bytes_.subspan(static_cast<size_t>(pos_), n);
         uint64_t v = 0;
-        for (uint32_t i = 0; i < n; ++i) v |= uint64_t{bytes_[pos_ + i]} << (8 * i);
+        for (uint32_t i = 0; i < n; ++i) v |= uint64_t{field[i]} << (8 * i);
         pos_ += n;
         return v;
     }

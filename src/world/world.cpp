@@ -157,18 +157,34 @@ void step(World& w, std::span<const Input> inputs) {
 
     // Every pellet's pull is computed from the positions at the start of the tick (after the
     // wells moved), so the result cannot depend on the order pellets are visited in.
+    // The field and the pulls are scratch kept between ticks (per thread, so two threads
+    // stepping two worlds never share one): a tick then allocates nothing once they have
+    // grown. Neither carries anything from one tick to the next that a result depends on.
+    thread_local PelletField field;
+    thread_local std::vector<detail::Pull> pulls;
     const uint32_t n = static_cast<uint32_t>(w.pellets.size());
-    std::vector<detail::Pull> pulls(n);
-    PelletField field;
+    pulls.assign(n, detail::Pull{});
+    // The heaviest body this tick: a well, or every pellet in one summary (saturated as the
+    // kernel's strength is). When even that cannot reach the clamp, the kernel skips it.
+    const uint32_t well_strength = static_cast<uint32_t>(c.well_strength.raw());
+    const int64_t all_pellets = int64_t{c.pellet_strength.raw()} * n;
+    const uint32_t crowd_strength = static_cast<uint32_t>(all_pellets < INT32_MAX ? all_pellets : INT32_MAX);
+    const bool never_clamps =
+        detail::pull_never_clamps(well_strength > crowd_strength ? well_strength : crowd_strength, c.softening.raw());
     field.build(w.pellets, c);
-    field.add_pellet_pulls(w.pellets, c, pulls);
+    field.add_pellet_pulls(w.pellets, c, never_clamps, pulls);
 
     const uint64_t soft2 = static_cast<uint64_t>(int64_t{c.softening.raw()} * c.softening.raw());
-    const uint32_t well_strength = static_cast<uint32_t>(c.well_strength.raw());
-    for (uint32_t i = 0; i < n; ++i) {
-        for (const Well& well : w.wells) {
-            detail::add_pull(pulls[i], (well.pos.x - w.pellets[i].pos.x).raw(), (well.pos.y - w.pellets[i].pos.y).raw(),
-                             well_strength, soft2);
+    for (const Well& well : w.wells) {
+        for (uint32_t i = 0; i < n; ++i) {
+            // Both inside the arena (|d| <= 2^28 raw): the raw difference cannot overflow.
+            const int32_t dx = well.pos.x.raw() - w.pellets[i].pos.x.raw();
+            const int32_t dy = well.pos.y.raw() - w.pellets[i].pos.y.raw();
+            if (never_clamps) {
+                detail::add_pull<false>(pulls[i], dx, dy, well_strength, soft2);
+            } else {
+                detail::add_pull<true>(pulls[i], dx, dy, well_strength, soft2);
+            }
         }
     }
 

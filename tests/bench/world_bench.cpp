@@ -1,11 +1,13 @@
 // Cost of world::step at 1k..64k pellets, and of a float twin of the same step measured in
 // the same run, so the price of determinism is a ratio rather than a guess. The twin is bench
-// code only (floats are allowed here, never in src/world); it mirrors the algorithm (the same
-// quadtree, opening test, kernel, integration, walls and captures), not the bits.
+// code only (floats are allowed here, never in src/world); it mirrors the algorithm (a float
+// copy of core's AggregateTree, the same walk, kernel, integration, walls and captures), not
+// the bits.
 // Read: Time per iteration = one tick (ms); the _BigO rows fit the growth; fixed/float at
 // each n is the cost of determinism (goal <= 1.1x; 4,096 pellets well inside 16.7 ms).
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -27,10 +29,97 @@ world::World fixed_world(uint32_t n) {
     return w;
 }
 
-// ---- The float twin.
+// ---- The float twin: world::step with float for Fx, and nothing else changed. The tree is
+// a float copy of core's AggregateTree (root cell = the arena, the same stable counting split
+// by centre lines, bottom-up weight and centroid sums, leaves at the same depth bound), walked
+// the same way (explicit stack, quadrant 0 first, summaries gathered into a reused vector,
+// then one pull per summary that is not centred on the pellet). The opening test is the same
+// inequality, size^2 < theta^2 * d^2. So the ratio prices the number format, not the algorithm.
 struct FPellet { float x, y, vx, vy; };
 struct FWell { float x, y; };
-struct FNode { float cx, cy, strength; uint32_t skip; uint16_t depth, leaf; };
+struct FPoint { float x, y, w; };
+struct FSummary { float x, y, w, size; uint32_t count, start; };
+
+class FloatTree {
+public:
+    void rebuild_in(const std::vector<FPoint>& points, float cx, float cy, float size, uint32_t max_depth) {
+        const auto n = static_cast<uint32_t>(points.size());
+        nodes_.clear();
+        order_.resize(n);
+        scratch_.resize(n);
+        for (uint32_t i = 0; i < n; ++i) order_[i] = i;
+        if (n == 0) return;
+        build(points, 0, n, cx, cy, size < 1.0f ? 1.0f : size, 0, max_depth);
+    }
+
+    void summarize(float x, float y, float theta, std::vector<FSummary>& out) const {
+        out.clear();
+        if (nodes_.empty()) return;
+        std::array<uint32_t, 3 * 48 + 4> stack;
+        uint32_t top = 0;
+        stack[top++] = 0;
+        const float theta2 = theta * theta;
+        while (top > 0) {
+            const Node& node = nodes_[stack[--top]];
+            const float dx = node.x - x, dy = node.y - y;
+            if (node.leaf || (theta > 0.0f && node.size * node.size < theta2 * (dx * dx + dy * dy))) {
+                out.push_back({node.x, node.y, node.w, node.size, node.len, node.start});
+            } else {
+                for (uint32_t q = 4; q-- > 0;) if (node.children[q] != none) stack[top++] = node.children[q];
+            }
+        }
+    }
+
+private:
+    static constexpr uint32_t none = 0xFFFFFFFFu;
+    struct Node {
+        float x, y, w, size;
+        uint32_t start, len;
+        std::array<uint32_t, 4> children;
+        bool leaf;
+    };
+    struct Sums { float w = 0, wx = 0, wy = 0, sx = 0, sy = 0; };
+
+    Sums build(const std::vector<FPoint>& points, uint32_t start, uint32_t len, float cx, float cy, float size,
+               uint32_t d, uint32_t max_depth) {
+        const auto index = static_cast<uint32_t>(nodes_.size());
+        nodes_.push_back({});
+        std::array<uint32_t, 4> children{none, none, none, none};
+        Sums s;
+        const bool leaf = len <= 1 || d >= max_depth;
+        if (leaf) {
+            for (uint32_t i = start; i < start + len; ++i) {
+                const FPoint& p = points[order_[i]];
+                s.w += p.w; s.wx += p.x * p.w; s.wy += p.y * p.w; s.sx += p.x; s.sy += p.y;
+            }
+        } else {
+            auto quadrant = [&](const FPoint& p) { return (p.x >= cx ? 1u : 0u) | (p.y >= cy ? 2u : 0u); };
+            std::array<uint32_t, 4> counts{};
+            for (uint32_t i = start; i < start + len; ++i) ++counts[quadrant(points[order_[i]])];
+            std::array<uint32_t, 4> next{start, start + counts[0], start + counts[0] + counts[1],
+                                         start + counts[0] + counts[1] + counts[2]};
+            const auto first = next;
+            for (uint32_t i = start; i < start + len; ++i) scratch_[next[quadrant(points[order_[i]])]++] = order_[i];
+            for (uint32_t i = start; i < start + len; ++i) order_[i] = scratch_[i];
+            const float quarter = size * 0.25f;
+            for (uint32_t q = 0; q < 4; ++q) {
+                if (counts[q] == 0) continue;
+                children[q] = static_cast<uint32_t>(nodes_.size());
+                const Sums c = build(points, first[q], counts[q], cx + ((q & 1u) ? quarter : -quarter),
+                                     cy + ((q & 2u) ? quarter : -quarter), size * 0.5f, d + 1, max_depth);
+                s.w += c.w; s.wx += c.wx; s.wy += c.wy; s.sx += c.sx; s.sy += c.sy;
+            }
+        }
+        Node& node = nodes_[index];
+        const bool weighted = s.w != 0.0f;
+        node = {weighted ? s.wx / s.w : s.sx / static_cast<float>(len), weighted ? s.wy / s.w : s.sy / static_cast<float>(len),
+                s.w, size, start, len, children, leaf};
+        return s;
+    }
+
+    std::vector<Node> nodes_;
+    std::vector<uint32_t> order_, scratch_;
+};
 
 struct FloatWorld {
     float arena = 1024, well_strength = 6000, pellet_strength = 1.0f / 16, soft2 = 64, capture2 = 144;
@@ -38,41 +127,11 @@ struct FloatWorld {
     uint32_t max_depth = 12;
     std::vector<FPellet> pellets;
     std::vector<FWell> wells;
-    std::vector<FNode> nodes;
-    std::vector<uint32_t> order, scratch;
-    std::vector<float> open2;
+    FloatTree tree;
+    std::vector<FPoint> points;
+    std::vector<FSummary> summaries;
     std::vector<float> ax, ay;
     XorShift rng{1};
-
-    void build(uint32_t b, uint32_t e, float x0, float y0, float size, uint32_t depth) {
-        const uint32_t index = static_cast<uint32_t>(nodes.size());
-        const uint32_t count = e - b;
-        float sx = 0, sy = 0;
-        for (uint32_t k = b; k < e; ++k) { sx += pellets[order[k]].x; sy += pellets[order[k]].y; }
-        const float fcount = static_cast<float>(count);
-        nodes.push_back({sx / fcount, sy / fcount, pellet_strength * fcount, 0, static_cast<uint16_t>(depth),
-                         static_cast<uint16_t>(count <= 1 || depth >= max_depth)});
-        if (!nodes[index].leaf) {
-            const float half = size / 2, mx = x0 + half, my = y0 + half;
-            uint32_t cnt[4] = {0, 0, 0, 0};
-            for (uint32_t k = b; k < e; ++k) {
-                const FPellet& p = pellets[order[k]];
-                ++cnt[(p.x >= mx ? 1u : 0u) | (p.y >= my ? 2u : 0u)];
-            }
-            uint32_t start[5] = {b, 0, 0, 0, 0};
-            for (int q = 0; q < 4; ++q) start[q + 1] = start[q] + cnt[q];
-            uint32_t fill[4] = {start[0], start[1], start[2], start[3]};
-            for (uint32_t k = b; k < e; ++k) {
-                const FPellet& p = pellets[order[k]];
-                scratch[fill[(p.x >= mx ? 1u : 0u) | (p.y >= my ? 2u : 0u)]++] = order[k];
-            }
-            for (uint32_t k = b; k < e; ++k) order[k] = scratch[k];
-            for (uint32_t q = 0; q < 4; ++q) {
-                if (start[q] != start[q + 1]) build(start[q], start[q + 1], (q & 1) ? mx : x0, (q & 2) ? my : y0, half, depth + 1);
-            }
-        }
-        nodes[index].skip = static_cast<uint32_t>(nodes.size());
-    }
 
     static void pull(float& ax_, float& ay_, float dx, float dy, float s, float soft2_) {
         const float r2 = dx * dx + dy * dy + soft2_;
@@ -82,39 +141,31 @@ struct FloatWorld {
     }
 
     static void bounce(float& p, float& v, float arena_, float rest) {
-        if (p < 0) { p = -p; v = -v * rest; } else if (p > arena_) { p = 2 * arena_ - p; v = -v * rest; }
+        if (p < 0) { p = -p; v = -(v * rest); } else if (p > arena_) { p = arena_ - (p - arena_); v = -(v * rest); }
         p = std::fmin(std::fmax(p, 0.0f), arena_);
     }
 
     void step() {
         const uint32_t n = static_cast<uint32_t>(pellets.size());
-        nodes.clear();
-        order.resize(n);
-        scratch.resize(n);
-        for (uint32_t i = 0; i < n; ++i) order[i] = i;
-        open2.assign(max_depth + 1, 0);
-        for (uint32_t d = 0; d <= max_depth; ++d) { const float r = arena / float(1u << d) / theta; open2[d] = r * r; }
-        build(0, n, 0, 0, arena, 0);
+        points.resize(n);
+        for (uint32_t i = 0; i < n; ++i) points[i] = {pellets[i].x, pellets[i].y, pellet_strength};
+        tree.rebuild_in(points, arena / 2, arena / 2, arena, max_depth);
         ax.assign(n, 0);
         ay.assign(n, 0);
         for (uint32_t i = 0; i < n; ++i) {
             const float px = pellets[i].x, py = pellets[i].y;
-            float fx = 0, fy = 0;
-            uint32_t k = 0;
-            const uint32_t total = static_cast<uint32_t>(nodes.size());
-            while (k < total) {
-                const FNode& node = nodes[k];
-                const float dx = node.cx - px, dy = node.cy - py, d2 = dx * dx + dy * dy;
-                if (node.leaf || d2 > open2[node.depth]) {
-                    if (d2 != 0) pull(fx, fy, dx, dy, node.strength, soft2);
-                    k = node.skip;
-                } else {
-                    ++k;
-                }
+            tree.summarize(px, py, theta, summaries);
+            float fx = ax[i], fy = ay[i];
+            for (const FSummary& s : summaries) {
+                const float dx = s.x - px, dy = s.y - py;
+                if (dx == 0 && dy == 0) continue;
+                pull(fx, fy, dx, dy, s.w, soft2);
             }
-            for (const FWell& w : wells) pull(fx, fy, w.x - px, w.y - py, well_strength, soft2);
             ax[i] = fx;
             ay[i] = fy;
+        }
+        for (uint32_t i = 0; i < n; ++i) {
+            for (const FWell& w : wells) pull(ax[i], ay[i], w.x - pellets[i].x, w.y - pellets[i].y, well_strength, soft2);
         }
         for (uint32_t i = 0; i < n; ++i) {
             FPellet& p = pellets[i];
@@ -126,13 +177,13 @@ struct FloatWorld {
             bounce(p.y, p.vy, arena, restitution);
             p.vx = std::fmin(std::fmax(p.vx, -max_speed), max_speed);
             p.vy = std::fmin(std::fmax(p.vy, -max_speed), max_speed);
-            for (const FWell& w : wells) {
-                const float dx = w.x - p.x, dy = w.y - p.y;
-                if (dx * dx + dy * dy <= capture2) {
-                    p = {rng.unit() * arena, rng.unit() * arena, 0, 0};
-                    break;
-                }
+            uint32_t taker = UINT32_MAX;
+            float best = capture2;
+            for (uint32_t k = 0; k < static_cast<uint32_t>(wells.size()); ++k) {
+                const float dx = wells[k].x - p.x, dy = wells[k].y - p.y, d2 = dx * dx + dy * dy;
+                if (d2 < best || (d2 == best && taker == UINT32_MAX)) { best = d2; taker = k; }
             }
+            if (taker != UINT32_MAX) p = {rng.unit() * arena, rng.unit() * arena, 0, 0};
         }
     }
 };

@@ -1,12 +1,22 @@
 // Properties of src/cli: every bad argument exits 2 naming what was wrong and what is
-// accepted, --help works everywhere, and run/dump print the formats the cross-build check
-// diffs (16 lowercase hex digits per digest, one field per line).
+// accepted, bad data exits 1 naming the decoder's reason, --help works everywhere, run/dump
+// print the formats the cross-build check diffs (16 lowercase hex digits per digest, one field
+// per line), and a snapshot resumed with run --from continues the stream a fresh run prints.
 #include "cli/cli.hpp"
 
+#include <unistd.h>  // getpid: CTest runs test cases as parallel processes, files must differ
+
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "world/scenario.hpp"
+#include "world/world.hpp"
 
 using namespace tandem::cli;
 
@@ -20,6 +30,36 @@ Outcome call(std::vector<std::string_view> args) {
     std::ostringstream out, err;
     const int status = run(args, out, err);
     return {status, out.str(), err.str()};
+}
+
+// A file in the temp directory, unique to this process, removed when the test ends.
+struct TempFile {
+    std::string path;
+    explicit TempFile(const std::string& name)
+        : path((std::filesystem::temp_directory_path() /
+                ("tandem_cli_test_" + std::to_string(::getpid()) + "_" + name)).string()) {}
+    ~TempFile() { std::remove(path.c_str()); }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+};
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::vector<std::string> stream_lines(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(in, l);) {
+        if (!l.starts_with("summary")) lines.push_back(l);
+    }
+    return lines;
 }
 }  // namespace
 
@@ -46,6 +86,15 @@ TEST_CASE("bad arguments exit 2 and name the problem and the accepted values") {
         {{"dump", "--scenario", "orbits", "--tick", "x"}, "--tick expects a whole number"},
         {{"scenarios", "extra"}, "unknown argument 'extra' for scenarios"},
         {{"help", "nothing"}, "no help for 'nothing'"},
+        {{"run", "--scenario", "chaos", "--from"}, "missing value for --from"},
+        {{"dump", "--scenario", "chaos", "--tick", "1", "--from", "x"}, "unknown argument '--from' for dump"},
+        {{"snapshot"}, "snapshot needs --scenario"},
+        {{"snapshot", "--scenario", "chaos", "--out", "x"}, "snapshot needs --tick"},
+        {{"snapshot", "--scenario", "chaos", "--tick", "3"}, "snapshot needs --out FILE"},
+        {{"snapshot", "--scenario", "chaos", "--tick", "3", "--out"}, "missing value for --out"},
+        {{"snapshot", "--scenario", "chaos", "--tick", "-3", "--out", "x"}, "--tick must not be negative"},
+        {{"snapshot", "--scenario", "chaos", "--tick", "3", "--out", "x", "--every", "2"},
+         "unknown argument '--every' for snapshot (accepted: --scenario, --tick, --out, --help)"},
     };
     for (const Case& c : cases) {
         const Outcome o = call(c.args);
@@ -85,18 +134,112 @@ TEST_CASE("run prints one tick and 16 lowercase hex digits per line, then a summ
     CHECK(all[4].starts_with("summary scenario=trig ticks=5 "));
 }
 
-TEST_CASE("json and text report the same digests") {
+TEST_CASE("json prints the stream as one array of {tick, digest}, then the summary object on the last line") {
     const Outcome text = call({"run", "--scenario", "chaos", "--ticks", "3", "--every", "1"});
     const Outcome json = call({"run", "--scenario=chaos", "--ticks=3", "--every=1", "--format=json"});
     REQUIRE(text.status == 0);
     REQUIRE(json.status == 0);
-    std::istringstream lines(text.out);
-    for (std::string l; std::getline(lines, l);) {
-        if (l.starts_with("summary")) continue;
-        const std::string hex = l.substr(l.find(' ') + 1);
-        CHECK(json.out.find("\"digest\": \"" + hex + "\"") != std::string::npos);
+    std::string expected = "[\n";
+    const std::vector<std::string> lines = stream_lines(text.out);
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const auto space = lines[i].find(' ');
+        expected += "  {\"tick\": " + lines[i].substr(0, space) + ", \"digest\": \"" + lines[i].substr(space + 1) + "\"}";
+        expected += i + 1 < lines.size() ? ",\n" : "\n";
     }
-    CHECK(json.out.find("\"stream\": [") != std::string::npos);
+    expected += "]\n";
+    INFO(json.out);
+    REQUIRE(json.out.starts_with(expected));
+    const std::string summary = json.out.substr(expected.size());
+    CHECK(summary.starts_with("{\"summary\": {\"scenario\": \"chaos\", \"ticks\": 3, \"digest\": \"" +
+                              lines.back().substr(lines.back().find(' ') + 1) + "\""));
+    CHECK(summary.ends_with("}}\n"));
+    CHECK(summary.find('\n') == summary.size() - 1);
+}
+
+TEST_CASE("snapshot writes the encoded world at the tick and prints the line run prints for it") {
+    TempFile file("snapshot.snap");
+    const Outcome o = call({"snapshot", "--scenario", "trig", "--tick", "7", "--out", file.path});
+    REQUIRE(o.status == 0);
+    const Outcome r = call({"run", "--scenario", "trig", "--ticks", "7", "--every", "7"});
+    CHECK(stream_lines(r.out).back() + "\n" == o.out);
+
+    const tandem::world::Scenario& s = *tandem::world::find_scenario("trig");
+    tandem::world::World w = tandem::world::start(s);
+    tandem::world::advance(s, w, 7);
+    CHECK(read_bytes(file.path) == tandem::world::encode(w));
+}
+
+TEST_CASE("run --from a snapshot continues with the lines a fresh run prints after that tick") {
+    TempFile file("resume.snap");
+    REQUIRE(call({"snapshot", "--scenario", "chaos", "--tick", "40", "--out", file.path}).status == 0);
+    for (const char* every : {"1", "7"}) {
+        const Outcome fresh = call({"run", "--scenario", "chaos", "--ticks", "70", "--every", every});
+        const Outcome resumed = call({"run", "--scenario", "chaos", "--from", file.path, "--ticks", "30", "--every", every});
+        REQUIRE(resumed.status == 0);
+        const std::vector<std::string> all = stream_lines(fresh.out);
+        std::vector<std::string> after;  // tick 40 and everything past it
+        for (const std::string& l : all) {
+            if (std::stoull(l.substr(0, l.find(' '))) >= 40) after.push_back(l);
+        }
+        // A resumed stream starts with the snapshot's own tick even where 40 is no multiple.
+        if (!after.empty() && !after.front().starts_with("40 ")) {
+            const Outcome at40 = call({"run", "--scenario", "chaos", "--ticks", "40", "--every", "40"});
+            after.insert(after.begin(), stream_lines(at40.out).back());
+        }
+        INFO("every " << every);
+        CHECK(stream_lines(resumed.out) == after);
+        CHECK(resumed.out.substr(resumed.out.find("summary")) == fresh.out.substr(fresh.out.find("summary")));
+    }
+}
+
+TEST_CASE("a snapshot that does not decode exits 1 with the decoder's reason on stderr") {
+    TempFile good("good.snap"), bad("bad.snap");
+    REQUIRE(call({"snapshot", "--scenario", "chaos", "--tick", "5", "--out", good.path}).status == 0);
+    const std::vector<uint8_t> bytes = read_bytes(good.path);
+    REQUIRE(bytes.size() > 16);
+
+    struct Case {
+        std::vector<uint8_t> bytes;
+        std::string reason;
+    };
+    std::vector<uint8_t> flipped_magic = bytes, flipped_digest = bytes, longer = bytes;
+    flipped_magic[0] ^= 1;
+    flipped_digest.back() ^= 1;
+    longer.push_back(0);
+    const std::vector<Case> cases{
+        {std::vector<uint8_t>(bytes.begin(), bytes.begin() + 10), "refused: truncated"},
+        {{}, "refused: truncated"},
+        {flipped_magic, "refused: bad_magic"},
+        {flipped_digest, "refused: digest_mismatch"},
+        {longer, "refused: trailing_bytes"},
+    };
+    for (const Case& c : cases) {
+        write_bytes(bad.path, c.bytes);
+        const Outcome o = call({"run", "--scenario", "chaos", "--from", bad.path, "--ticks", "3"});
+        INFO("stderr: " << o.err);
+        CHECK(o.status == 1);
+        CHECK(o.err.find(c.reason) != std::string::npos);
+        CHECK(o.out.empty());
+    }
+}
+
+TEST_CASE("run --from refuses an unreadable file and another scenario's world with exit 1") {
+    TempFile snap("other.snap");
+    const Outcome missing = call({"run", "--scenario", "chaos", "--from", snap.path + ".absent"});
+    CHECK(missing.status == 1);
+    CHECK(missing.err.find("cannot read snapshot") != std::string::npos);
+    REQUIRE(call({"snapshot", "--scenario", "trig", "--tick", "2", "--out", snap.path}).status == 0);
+    const Outcome other = call({"run", "--scenario", "chaos", "--from", snap.path});
+    CHECK(other.status == 1);
+    CHECK(other.err.find("config_mismatch") != std::string::npos);
+    CHECK(other.out.empty());
+}
+
+TEST_CASE("snapshot to a path that cannot be written exits 1") {
+    const Outcome o = call({"snapshot", "--scenario", "trig", "--tick", "1", "--out",
+                            (std::filesystem::temp_directory_path() / "tandem_no_such_dir" / "x.snap").string()});
+    CHECK(o.status == 1);
+    CHECK(o.err.find("cannot write snapshot") != std::string::npos);
 }
 
 TEST_CASE("dump prints one field per line ending with the digest run reports") {

@@ -3,11 +3,11 @@
 // .code is the decoder's typed reason, and the module keeps working after every refusal.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadTandem, nativeBuildDir, parseStream, repoRoot } from './support.mjs';
+import { cli, cliPath, loadTandem, parseStream } from './support.mjs';
 
 let tandem;
 let work;
@@ -31,30 +31,17 @@ function refusal(bytes) {
   return null;
 }
 
-// The CLI has no snapshot commands yet, so a small native tool built from the native
-// build's own libraries writes and resumes them (tests/js/native/snapshot_tool.cpp).
-function buildSnapshotTool() {
-  const libs = ['src/world/libtandem_world.a', 'src/core/libtandem_core.a'].map((p) => join(nativeBuildDir, p));
-  for (const lib of libs) {
-    if (!existsSync(lib)) throw new Error(`${lib} missing: run build-scripts/build native`);
-  }
-  const tool = join(work, 'snapshot_tool');
-  execFileSync('g++', ['-std=c++20', '-O2', '-ffp-contract=off', `-I${join(repoRoot, 'src')}`,
-    '-isystem', join(nativeBuildDir, 'third_party/xxhash'),
-    join(repoRoot, 'tests/js/native/snapshot_tool.cpp'), ...libs, '-o', tool], { stdio: 'inherit' });
-  return tool;
-}
-
+// The native side is the CLI: `tandem snapshot` writes a scenario's snapshot at a tick and
+// prints 'TICK DIGEST'; `tandem run --from FILE` resumes the scenario from one and prints its
+// stream (every tick with --every 1) in the same format.
 describe('snapshots across builds', () => {
-  let tool;
-  before(() => { tool = buildSnapshotTool(); });
-
   for (const name of ['chaos', 'orbits']) {
     test(`${name}: a native snapshot loads in wasm and both continue to the same digests`, () => {
       const file = join(work, `${name}-native.snap`);
-      const [saved] = parseStream(execFileSync(tool, ['save', name, '40', file], { encoding: 'utf8' }));
+      const [saved] = parseStream(cli('snapshot', '--scenario', name, '--tick', '40', '--out', file));
+      assert.equal(saved.tick, 40);
       const bytes = new Uint8Array(readFileSync(file));
-      const nativeStream = parseStream(execFileSync(tool, ['resume', name, file, '30'], { encoding: 'utf8' }));
+      const nativeStream = parseStream(cli('run', '--scenario', name, '--from', file, '--ticks', '30', '--every', '1'));
 
       const world = tandem.World.fromSnapshot(bytes);
       assert.equal(world.tick, 40);
@@ -74,14 +61,14 @@ describe('snapshots across builds', () => {
       const wasmStream = [{ tick: scenario.tick, digest: scenario.digest() }];
       for (let i = 0; i < 30; ++i) wasmStream.push({ tick: scenario.step().tick, digest: scenario.digest() });
       scenario.delete();
-      const nativeStream = parseStream(execFileSync(tool, ['resume', name, file, '30'], { encoding: 'utf8' }));
+      const nativeStream = parseStream(cli('run', '--scenario', name, '--from', file, '--ticks', '30', '--every', '1'));
       assert.deepEqual(nativeStream, wasmStream);
     });
   }
 
   test('the same state snapshots to the same bytes in both builds', () => {
     const file = join(work, 'trig-native.snap');
-    execFileSync(tool, ['save', 'trig', '25', file]);
+    cli('snapshot', '--scenario', 'trig', '--tick', '25', '--out', file);
     const scenario = tandem.Scenario.open('trig').step(25);
     assert.deepEqual(scenario.world.snapshot(), new Uint8Array(readFileSync(file)));
     scenario.delete();
@@ -133,6 +120,18 @@ describe('bad snapshots', () => {
     const longer = new Uint8Array(good.length + 1);
     longer.set(good);
     assert.equal(refusal(longer), 'trailing_bytes');
+  });
+
+  test('the CLI refuses the same bytes with the same code, exit status 1', () => {
+    const file = join(work, 'refused.snap');
+    const tail = good.slice();
+    tail[tail.length - 1] ^= 0x01;
+    for (const [bytes, code] of [[good.subarray(0, 9), 'truncated'], [tail, 'digest_mismatch']]) {
+      assert.equal(refusal(bytes), code);
+      writeFileSync(file, bytes);
+      assert.throws(() => execFileSync(cliPath, ['run', '--scenario', 'chaos', '--from', file], { stdio: 'pipe' }),
+        (e) => e.status === 1 && e.stderr.toString().includes(`refused: ${code}`));
+    }
   });
 
   test('a refusal is an Error with a message and the module keeps working', () => {

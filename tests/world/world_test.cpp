@@ -162,3 +162,39 @@ TEST_CASE("the integer gravity kernel is within 2^-12 of the exact softened pull
     INFO("worst relative error " << worst);
     CHECK(worst < 1.0 / 4096);
 }
+
+TEST_CASE("the kernel drops its clamp only where no pull could reach it") {
+    namespace d = tandem::world::detail;
+    // The defaults (a well of 6000, softening 8) are far inside: step runs the unclamped kernel.
+    CHECK(d::pull_never_clamps(static_cast<uint32_t>(default_config().well_strength.raw()),
+                               default_config().softening.raw()));
+    CHECK_FALSE(d::pull_never_clamps(0x7FFFFFFFu, Fx::one().raw()));
+    CHECK_FALSE(d::pull_never_clamps(1u << 16, 0));  // below the softening the kernel assumes
+    // At each softening, the strongest body the test admits, at every offset around the peak
+    // (|d| = eps / sqrt 2) and beyond: the clamped and unclamped kernels agree, with margin.
+    for (const int32_t eps_units : {1, 2, 8, 64}) {
+        const int32_t eps = Fx::from_int(eps_units).raw();
+        uint32_t lo = 0, hi = 0x7FFFFFFFu;  // the largest admitted strength, by bisection
+        while (lo < hi) {
+            const uint32_t mid = lo + (hi - lo + 1) / 2;
+            if (d::pull_never_clamps(mid, eps)) lo = mid; else hi = mid - 1;
+        }
+        REQUIRE(lo > 0);
+        const uint64_t soft2 = static_cast<uint64_t>(int64_t{eps} * eps);
+        int64_t strongest = 0;
+        for (int32_t dx = 0; dx <= 4 * eps; dx += eps / 64) {
+            for (const int32_t dy : {0, eps / 7, eps / 2}) {
+                d::Pull clamped, free;
+                d::add_pull<true>(clamped, dx, dy, lo, soft2);
+                d::add_pull<false>(free, dx, dy, lo, soft2);
+                CHECK(clamped.x == free.x);
+                CHECK(clamped.y == free.y);
+                strongest = std::max(strongest, clamped.x);
+            }
+        }
+        INFO("softening " << eps_units << ": strongest pull " << strongest << " of " << d::max_pull_q32);
+        CHECK(strongest <= d::max_pull_q32 * 3 / 4);  // the test keeps a real margin
+        // ... and is not needlessly strict (unless every strength an Fx holds is admitted).
+        if (lo < 0x7FFFFFFFu) CHECK(strongest >= d::max_pull_q32 / 4);
+    }
+}
