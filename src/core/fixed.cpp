@@ -11,11 +11,71 @@
 
 namespace tandem {
 
+namespace {
+
+// floor(sqrt(v)) one bit at a time: compile time only, for the table below.
+constexpr uint64_t floor_sqrt_bitwise(uint64_t v) {
+    uint64_t root = 0;
+    for (uint64_t bit = uint64_t{1} << 62; bit != 0; bit >>= 2) {
+        if (v >= root + bit) {
+            v -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+    }
+    return root;
+}
+
+// sqrt(w) for w in [1, 4) in 192 segments [i/64, (i+1)/64), i = 64..255: in segment i,
+// sqrt(w) = c0 + c1 t + c2 t^2 in Q31 with t in [-1, 1] across the segment, the quadratic
+// through the segment's two ends and its midpoint (error below 2^-26.4 relative, at w = 1).
+// Computed at compile time by integers only: 2^31 sqrt(j / 128) = sqrt(j * 2^55) for
+// j = 2i, 2i + 1, 2i + 2. The same table as in fixed_trig.cpp (asin, acos), kept in each
+// file so each inlines its own root.
+struct SqrtSegments {
+    uint32_t c0[256];
+    int32_t c1[256];
+    int32_t c2[256];
+    static constexpr int64_t root_q31(uint64_t j) {  // j <= 512; 512 * 2^55 is 2^64
+        return j == 512 ? int64_t{1} << 32 : static_cast<int64_t>(floor_sqrt_bitwise(j << 55));
+    }
+    constexpr SqrtSegments() : c0(), c1(), c2() {
+        for (uint64_t i = 64; i < 256; ++i) {
+            const int64_t lo = root_q31(2 * i), mid = root_q31(2 * i + 1), hi = root_q31(2 * i + 2);
+            c0[i] = static_cast<uint32_t>(mid);
+            c1[i] = static_cast<int32_t>((hi - lo) / 2);
+            c2[i] = static_cast<int32_t>((hi + lo) / 2 - mid);
+        }
+    }
+};
+constexpr SqrtSegments sqrt_segments{};
+
+}  // namespace
+
 Fx sqrt(Fx a) {
     if (a.raw() <= 0) return Fx::zero();
-    // sqrt(raw / 2^16) * 2^16 = sqrt(raw * 2^16): the nearest integer square root of a 47-bit
-    // integer, at most 11863283, so the result always fits.
-    return Fx::from_raw(static_cast<int32_t>(detail::isqrt_round_u64(static_cast<uint64_t>(a.raw()) << Fx::frac_bits)));
+    // sqrt(raw / 2^16) * 2^16 = sqrt(raw * 2^16): the nearest integer square root of n, a
+    // 47-bit integer, at most 11863283, so the result always fits. No division: normalise n
+    // by an even shift into [2^62, 2^64), evaluate the segment's quadratic (within 2^-26.3
+    // relative, under 52 units of the 2^32 scale), scale back rounding to nearest (the shift
+    // is at least 16, so the estimate is within 0.5 + 52/256 of sqrt(n), at most one away
+    // from the answer), and settle it exactly.
+    const uint64_t n = static_cast<uint64_t>(a.raw()) << Fx::frac_bits;
+    const int shift = std::countl_zero(n) & ~1;
+    const uint64_t nn = n << shift;
+    const uint64_t i = nn >> 56;
+    // Position within the segment scaled to [-1, 1) in Q31 (the low 24 bits dropped).
+    const int64_t t = static_cast<int64_t>((nn >> 24) & 0xFFFFFFFFu) - (int64_t{1} << 31);
+    int64_t s = sqrt_segments.c2[i];
+    s = sqrt_segments.c1[i] + ((s * t) >> 31);
+    s = int64_t{sqrt_segments.c0[i]} + ((s * t) >> 31);  // ~ sqrt(nn) = sqrt(n) * 2^(shift/2)
+    const int half = shift / 2;
+    const int64_t r = (s + (int64_t{1} << (half - 1))) >> half;
+    // The nearest root r satisfies r^2 - r < n <= r^2 + r (no ties: a root of an integer is
+    // never a half-integer). r^2 < 2^48, so the difference is exact.
+    const int64_t e = static_cast<int64_t>(n) - r * r;
+    return Fx::from_raw(static_cast<int32_t>(r + (e > r) - (e <= -r)));
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // double, libm, __int128 or a pointer-width type here, and no signed overflow.
 #include "core/fixed.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -10,8 +11,10 @@ namespace tandem {
 namespace {
 
 // Internal results carry 31 fraction bits (Q31) in int64_t, 15 more than Fx: the
-// approximation and the truncations together stay below 2^-27, so the one rounding to
-// Q16 at the end decides the result and it is the nearest raw value almost everywhere.
+// approximation and the truncations together stay below 2^-27 (asin/acos: below 2^-24, at
+// most 0.0008 LSB; 30 of their 131073 inputs in [-1, 1] miss the nearest raw value, each
+// by under 0.001 LSB beyond the half), so the one rounding to Q16 at the end decides the
+// result and it is the nearest raw value almost everywhere.
 constexpr int q31_shift = 31;
 
 // 2/pi with 64 fraction bits. Inputs reach 32768 rad (20861 quarter turns), so a 32-bit
@@ -152,9 +155,51 @@ int64_t angle_q31(uint64_t ay, uint64_t ax, bool x_negative) {
     return a;
 }
 
-// Seeds for isqrt: sqrt((i + 16.5) * 2^58) for the six leading bits 16 + i of a normalised
-// operand, to about 2^-6 relative. Computed at compile time, by integers only.
-constexpr uint64_t isqrt_seed(uint64_t v) {  // floor(sqrt(v)) one bit at a time
+// asin on [0, 1/2] in 64 segments of width 1/128, and a 65th, [1/2, 65/128], that only the
+// argument 1/2 itself reaches, at t = -1 (cheaper than folding it into segment 63). In
+// segment i, asin = b0 + b1 t + b2 t^2 with t in [-1, 1] across the segment (Chebyshev
+// interpolation, worst error 2^-26.9 with the coefficients rounded to Q31; b0 of segment 0
+// set so that asin(0) is exactly 0). asin has no singularity there (slope <= 1.16), so two
+// multiplies after a 780-byte table load do. Generated offline with long double (64-bit
+// significand).
+constexpr int32_t asin_segments[65][3] = {
+    {8388624, 8388688, 64}, {25166400, 8389200, 192}, {41945707, 8390224, 320},
+    {58727576, 8391762, 449}, {75513033, 8393813, 577}, {92303106, 8396379, 706},
+    {109098828, 8399461, 835}, {125901231, 8403061, 965}, {142711355, 8407182, 1095},
+    {159530241, 8411824, 1226}, {176358937, 8416992, 1358}, {193198494, 8422687, 1490},
+    {210049972, 8428913, 1623}, {226914436, 8435674, 1757}, {243792958, 8442973, 1892},
+    {260686620, 8450814, 2028}, {277596510, 8459202, 2166}, {294523727, 8468142, 2304},
+    {311469379, 8477639, 2444}, {328434586, 8487698, 2586}, {345420478, 8498325, 2728},
+    {362428197, 8509527, 2873}, {379458898, 8521309, 3019}, {396513752, 8533680, 3167},
+    {413593941, 8546646, 3317}, {430700664, 8560216, 3468}, {447835136, 8574397, 3622},
+    {464998588, 8589198, 3779}, {482192270, 8604629, 3937}, {499417452, 8620699, 4098},
+    {516675419, 8637419, 4262}, {533967483, 8654798, 4428}, {551294974, 8672848, 4597},
+    {568659245, 8691581, 4770}, {586061675, 8711009, 4945}, {603503666, 8731146, 5124},
+    {620986649, 8752004, 5306}, {638512081, 8773598, 5492}, {656081449, 8795943, 5681},
+    {673696269, 8819055, 5875}, {691358092, 8842949, 6073}, {709068499, 8867643, 6275},
+    {726829108, 8893156, 6482}, {744641575, 8919505, 6693}, {762507592, 8946711, 6910},
+    {780428894, 8974795, 7132}, {798407258, 9003777, 7360}, {816444503, 9033682, 7593},
+    {834542497, 9064532, 7833}, {852703158, 9096354, 8079}, {870928453, 9129173, 8332},
+    {889220405, 9163017, 8591}, {907581092, 9197915, 8859}, {926012652, 9233898, 9134},
+    {944517287, 9270997, 9417}, {963097264, 9309247, 9709}, {981754918, 9348683, 10010},
+    {1000492659, 9389342, 10321}, {1019312972, 9431265, 10642}, {1038218424, 9474491, 10973},
+    {1057211665, 9519065, 11316}, {1076295439, 9565033, 11670}, {1095472580, 9612444, 12037},
+    {1114746026, 9661350, 12417}, {1134118817, 9711803, 12812},
+};
+
+// asin(u / 2^31) in Q31 for u in [0, 2^30] (the argument at most 1/2).
+int64_t asin_half_q31(uint64_t u) {
+    const int32_t* b = asin_segments[u >> 24];
+    // Position within the segment, scaled to [-1, 1) in Q31 (exact).
+    const int64_t t = static_cast<int64_t>((u & ((uint64_t{1} << 24) - 1)) << 8) - (int64_t{1} << 31);
+    int64_t a = b[2];
+    a = b[1] + ((a * t) >> q31_shift);
+    a = b[0] + ((a * t) >> q31_shift);
+    return a;
+}
+
+// floor(sqrt(v)) one bit at a time: compile time only, for the table below.
+constexpr uint64_t floor_sqrt_bitwise(uint64_t v) {
     uint64_t root = 0;
     for (uint64_t bit = uint64_t{1} << 62; bit != 0; bit >>= 2) {
         if (v >= root + bit) {
@@ -166,35 +211,67 @@ constexpr uint64_t isqrt_seed(uint64_t v) {  // floor(sqrt(v)) one bit at a time
     }
     return root;
 }
-struct IsqrtSeeds {
-    uint32_t value[48];
-    constexpr IsqrtSeeds() : value() {
-        for (uint64_t i = 0; i < 48; ++i) value[i] = static_cast<uint32_t>(isqrt_seed(((2 * i + 33) << 57)));
+
+// sqrt(w) for w in [1, 4) in 192 segments [i/64, (i+1)/64), i = 64..255: in segment i,
+// sqrt(w) = c0 + c1 t + c2 t^2 in Q31 with t in [-1, 1] across the segment, the quadratic
+// through the segment's two ends and its midpoint (error below 2^-26.4 relative, at w = 1).
+// Entries 0..63 are 0, so that an operand of 0 (index 0) comes out as 0. Computed at compile
+// time by integers only: 2^31 sqrt(j / 128) = sqrt(j * 2^55) for j = 2i, 2i + 1, 2i + 2.
+// The same table as in fixed.cpp (sqrt), kept in each file so each inlines its own root.
+struct SqrtSegments {
+    uint32_t c0[256];
+    int32_t c1[256];
+    int32_t c2[256];
+    static constexpr int64_t root_q31(uint64_t j) {  // j <= 512; 512 * 2^55 is 2^64
+        return j == 512 ? int64_t{1} << 32 : static_cast<int64_t>(floor_sqrt_bitwise(j << 55));
+    }
+    constexpr SqrtSegments() : c0(), c1(), c2() {
+        for (uint64_t i = 64; i < 256; ++i) {
+            const int64_t lo = root_q31(2 * i), mid = root_q31(2 * i + 1), hi = root_q31(2 * i + 2);
+            c0[i] = static_cast<uint32_t>(mid);
+            c1[i] = static_cast<int32_t>((hi - lo) / 2);
+            c2[i] = static_cast<int32_t>((hi + lo) / 2 - mid);
+        }
     }
 };
-constexpr IsqrtSeeds isqrt_seeds{};
+constexpr SqrtSegments sqrt_segments{};
 
-// floor(sqrt(v)) for any v. Newton's step from a 6-bit seed triples to ~2^-55 in three
-// divisions; every step after the first lands at or above the root, so the result is
-// the floor or one above it, which the last line settles.
-uint64_t isqrt(uint64_t v) {
-    if (v == 0) return 0;
-    const int shift = std::countl_zero(v) & ~1;  // even, so the root scales by 2^(shift/2)
-    const uint64_t vn = v << shift;                // in [2^62, 2^64)
-    uint64_t x = isqrt_seeds.value[(vn >> 58) - 16];
-    x = (x + vn / x) >> 1;
-    x = (x + vn / x) >> 1;
-    x = (x + vn / x) >> 1;
-    x >>= shift / 2;
-    if (x * x > v) --x;  // callers pass v <= 2^62, so x <= 2^31 + 1 and x * x cannot wrap
-    return x;
+// sqrt(n) for n in [2^62, 2^64), or n = 0, within 2^-26.3 relative (under 52 units), without
+// a division or an iteration: w = n / 2^62, and sqrt(n) = 2^31 sqrt(w).
+uint64_t sqrt_normalised(uint64_t n) {
+    const uint64_t i = n >> 56;
+    // Position within the segment scaled to [-1, 1) in Q31 (the low 24 bits of n dropped:
+    // 2^-38 relative).
+    const int64_t t = static_cast<int64_t>((n >> 24) & 0xFFFFFFFFu) - (int64_t{1} << 31);
+    int64_t s = sqrt_segments.c2[i];
+    s = sqrt_segments.c1[i] + ((s * t) >> q31_shift);
+    s = int64_t{sqrt_segments.c0[i]} + ((s * t) >> q31_shift);
+    return static_cast<uint64_t>(s);
 }
 
-// sqrt(1 - a^2) in Q31 for |a| = magnitude_raw <= 2^16: (1 - a)(1 + a) is exact in Q32,
-// and the integer square root of it times 2^30 is the Q31 root, truncated (error < 2^-31).
-uint64_t cosine_of_sine_q31(uint32_t magnitude_raw) {
-    const uint64_t one_minus_sq = (uint64_t{65536} - magnitude_raw) * (uint64_t{65536} + magnitude_raw);
-    return isqrt(one_minus_sq << 30);
+// sqrt((1 - |a|) / 2) in Q31 for |a| = m / 2^16, m <= 2^16: sqrt(d * 2^45) with d = 2^16 - m
+// (at most 2^61), to within 2^-26 (26 units, the shift below is at least 2); 0 exactly at
+// m = 2^16.
+uint64_t half_versine_root_q31(uint32_t m) {
+    const uint64_t n = uint64_t{65536u - m} << 45;
+    const int shift = std::countl_zero(n | 1) & ~1;  // even, <= 62; n = 0 stays 0
+    return sqrt_normalised(n << shift) >> (shift / 2);
+}
+
+// asin(|a|) in Q31 for |a| = m / 2^16, m <= 2^16, from two parts: for |a| <= 1/2 (far = 0),
+// asin(|a|) = p directly; beyond (far = all ones), asin(|a|) = pi/2 - 2p with
+// p = asin(sqrt((1 - |a|) / 2)), which keeps full precision near 1, where asin is steep.
+// Both roads share the quadratics. The root is always computed and the roads are chosen by
+// masks: a compiler turns a plain select here into a branch, which random inputs
+// mispredict half the time at a cost above the root's.
+struct AsinParts {
+    int64_t far;  // 0 or -1
+    int64_t p;
+};
+AsinParts asin_parts(uint32_t m) {
+    const uint64_t far = uint64_t{0} - static_cast<uint64_t>(m > 32768);
+    const uint64_t u = (half_versine_root_q31(m) & far) | ((uint64_t{m} << 15) & ~far);
+    return {static_cast<int64_t>(far), asin_half_q31(u)};
 }
 
 }  // namespace
@@ -216,21 +293,27 @@ Fx atan(Fx a) {
     return Fx::from_raw(a.raw() < 0 ? -r : r);
 }
 
+// asin and acos take the sign through masks too, for the same reason, and clamp the
+// magnitude (a minimum, not two compares against the ends).
 Fx asin(Fx a) {
-    const Fx c = clamp(a, -Fx::one(), Fx::one());
-    const uint32_t m = magnitude(c.raw());
-    // asin(a) = atan2(a, sqrt(1 - a^2)), both sides in Q31 so the core keeps full precision
-    // near |a| = 1, where asin is steep.
-    const int32_t r = round_q31_to_raw(angle_q31(uint64_t{m} << 15, cosine_of_sine_q31(m), false));
-    return Fx::from_raw(c.raw() < 0 ? -r : r);
+    const uint32_t neg = 0u - (static_cast<uint32_t>(a.raw()) >> 31);  // all ones when a < 0
+    const uint32_t m = std::min((static_cast<uint32_t>(a.raw()) ^ neg) - neg, uint32_t{65536});
+    const AsinParts q = asin_parts(m);
+    // p, or pi/2 - 2p on the far road
+    const int64_t v = q.p + ((half_pi_q31 - 3 * q.p) & q.far);
+    const uint32_t r = static_cast<uint32_t>(round_q31_to_raw(v));
+    return Fx::from_raw(static_cast<int32_t>((r ^ neg) - neg));  // |r| <= 2^17: exact
 }
 
 Fx acos(Fx a) {
-    const Fx c = clamp(a, -Fx::one(), Fx::one());
-    const uint32_t m = magnitude(c.raw());
-    // acos(a) = atan2(sqrt(1 - a^2), a): in [0, pi], computed whole rather than as
-    // pi/2 - asin(a) so that only one rounding happens.
-    return Fx::from_raw(round_q31_to_raw(angle_q31(cosine_of_sine_q31(m), uint64_t{m} << 15, c.raw() < 0)));
+    const uint32_t neg = 0u - (static_cast<uint32_t>(a.raw()) >> 31);
+    const uint32_t m = std::min((static_cast<uint32_t>(a.raw()) ^ neg) - neg, uint32_t{65536});
+    const AsinParts q = asin_parts(m);
+    // acos(|a|) = pi/2 - asin(|a|): pi/2 - p, or 2p on the far road. acos(-|a|) = pi -
+    // acos(|a|). One rounding at the end.
+    const int64_t v = (half_pi_q31 - q.p) + ((3 * q.p - half_pi_q31) & q.far);
+    const int64_t neg64 = -static_cast<int64_t>(neg & 1u);
+    return Fx::from_raw(round_q31_to_raw(((v ^ neg64) - neg64) + (pi_q31 & neg64)));
 }
 
 }  // namespace tandem
