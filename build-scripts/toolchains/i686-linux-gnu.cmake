@@ -11,3 +11,6 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
+# Some kernels (this machine's among them) refuse to exec 32-bit binaries; qemu-i386 runs
+# them everywhere, so tests and the determinism check do not depend on the host kernel.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-i386)

@@ -1,0 +1,505 @@
+// build-scripts/check-determinism: builds every target, runs every scenario on each for N
+// ticks collecting the digest of every tick, and compares each stream with the reference
+// (native g++ x86-64). See --help and docs/determinism.md.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { scanWasm } from './lib/float-scan.mjs';
+import { startServer } from './lib/server.mjs';
+import { DEFAULT_TARGETS, PERTURB_FIELDS, REFERENCE, TARGETS, makeTarget } from './lib/targets.mjs';
+import { SECTIONS, diffDumps, formatDuration, runProcess, sectionOf } from './lib/util.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const ALL_SCENARIOS = ['orbits', 'crowd', 'chaos', 'trig'];
+const QUICK = { scenarios: ['trig', 'chaos'], ticks: 2000 };
+const FULL_TICKS = 20000;
+
+const HELP = `usage: build-scripts/check-determinism [OPTIONS]
+
+Builds each target (reusing what is built), runs every scenario on it for N ticks with the
+digest of every tick, and compares each stream with the reference, native g++ x86-64.
+Prints a table of targets by scenarios ("identical over N ticks" or "first divergent tick T"),
+and for a divergence the section digests and the fields of the canonical dump that differ
+at tick T. A float twin of the world runs on the same targets as an informational control
+(never a failure), and the wasm module is scanned for float arithmetic in the simulation.
+
+options:
+  --scenarios A,B     scenarios to run (default: all: ${ALL_SCENARIOS.join(', ')})
+  --targets A,B       targets to run (default: ${DEFAULT_TARGETS.join(', ')});
+                      the reference (native) always runs; also: perturbed (test only)
+  --ticks N           ticks per scenario (default ${FULL_TICKS}; --quick: ${QUICK.ticks})
+  --quick             ${QUICK.scenarios.join(' and ')} for ${QUICK.ticks} ticks on every target (what build-scripts/test runs)
+  --full              every scenario for ${FULL_TICKS} ticks (the default)
+  --perturb T[:F]     for the 'perturbed' target: flip one bit after tick T of field F
+                      (0 pellet 0 x, 1 first well x, 2 rng state, 3 captures; default 137:0)
+  --no-twin           skip the float-twin control
+  --no-scan           skip the wasm float scan
+  --no-build          use what is built; fail a target that is not
+  --jobs N            streams computed at once (default: the number of cores, ${cpus().length})
+  --json              print the report as JSON on stdout (progress and phase lines: stderr)
+  --json-out FILE     also write the JSON report to FILE
+  -h, --help          this text
+
+exit status: 0 every target identical to the reference (and the scan clean), 1 a divergence,
+a fingerprint mismatch, a target that failed to build or run, or floats in the simulation;
+2 bad arguments.
+targets: ${Object.entries(TARGETS).map(([n, d]) => `\n  ${n.padEnd(10)} ${d.label}`).join('')}
+`;
+
+class UsageError extends Error {}
+
+function parseArgs(argv) {
+  const o = { scenarios: null, targets: null, ticks: null, quick: false, json: false, jsonOut: null,
+    twin: true, scan: true, noBuild: false, jobs: cpus().length, perturb: { tick: 137, field: 0 } };
+  const list = (v, known, what) => {
+    const items = v.split(',').map((s) => s.trim()).filter(Boolean);
+    if (!items.length) throw new UsageError(`${what} needs at least one name (accepted: ${known.join(', ')})`);
+    for (const i of items) if (!known.includes(i)) throw new UsageError(`unknown ${what.replace(/^--/, '').replace(/s$/, '')} '${i}' (accepted: ${known.join(', ')})`);
+    return [...new Set(items)];
+  };
+  const count = (v, flag, min, max) => {
+    if (!/^\d+$/.test(v ?? '') || Number(v) < min || Number(v) > max) throw new UsageError(`${flag} expects a whole number in ${min}..${max} (got '${v ?? ''}')`);
+    return Number(v);
+  };
+  for (let i = 0; i < argv.length; ++i) {
+    let a = argv[i];
+    let inline;
+    if (a.startsWith('--') && a.includes('=')) { inline = a.slice(a.indexOf('=') + 1); a = a.slice(0, a.indexOf('=')); }
+    const value = () => {
+      if (inline !== undefined) return inline;
+      if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) throw new UsageError(`missing value for ${a}`);
+      return argv[++i];
+    };
+    switch (a) {
+      case '-h': case '--help': o.help = true; break;
+      case '--scenarios': o.scenarios = list(value(), ALL_SCENARIOS, '--scenarios'); break;
+      case '--targets': o.targets = list(value(), Object.keys(TARGETS), '--targets'); break;
+      case '--ticks': o.ticks = count(value(), '--ticks', 1, 10_000_000); break;
+      case '--quick': o.quick = true; break;
+      case '--full': o.full = true; break;
+      case '--json': o.json = true; break;
+      case '--json-out': o.jsonOut = value(); break;
+      case '--no-twin': o.twin = false; break;
+      case '--no-scan': o.scan = false; break;
+      case '--no-build': o.noBuild = true; break;
+      case '--jobs': o.jobs = count(value(), '--jobs', 1, 64); break;
+      case '--perturb': {
+        const v = value();
+        const m = v.match(/^(\d+)(?::([0-3]))?$/);
+        if (!m || Number(m[1]) < 1) throw new UsageError(`--perturb expects TICK[:FIELD] with TICK >= 1 and FIELD 0..3 (got '${v}')`);
+        o.perturb = { tick: Number(m[1]), field: Number(m[2] ?? 0) };
+        break;
+      }
+      default: throw new UsageError(`unknown argument '${argv[i]}' (see --help)`);
+    }
+  }
+  if (o.quick && o.full) throw new UsageError('--quick and --full exclude each other');
+  o.scenarios ??= o.quick ? QUICK.scenarios : ALL_SCENARIOS;
+  o.ticks ??= o.quick ? QUICK.ticks : FULL_TICKS;
+  let targets = o.targets ?? DEFAULT_TARGETS;
+  if (!targets.includes(REFERENCE)) targets = [REFERENCE, ...targets];
+  o.targets = [REFERENCE, ...targets.filter((t) => t !== REFERENCE)];
+  if (o.targets.includes('perturbed') && o.perturb.tick > o.ticks) {
+    throw new UsageError(`--perturb tick ${o.perturb.tick} is beyond --ticks ${o.ticks}: the perturbation would never happen`);
+  }
+  return o;
+}
+
+// ---- Progress ------------------------------------------------------------------------------
+
+class Progress {
+  constructor(enabled, out) {
+    this.enabled = enabled;
+    this.out = out;
+    this.jobs = new Map();   // key -> {done, total}
+    this.status = '';
+    this.started = Date.now();
+    this.timer = enabled ? setInterval(() => this.draw(), 250) : null;
+    this.timer?.unref();
+  }
+  add(key, total) { this.jobs.set(key, { done: 0, total }); }
+  set(key, done) { const j = this.jobs.get(key); if (j) { j.done = done; this.current = key; } }
+  finish(key) { const j = this.jobs.get(key); if (j) j.done = j.total; }
+  // A line above the bar (or a plain line when there is no bar).
+  line(text, plain) {
+    if (this.enabled) { this.out.write(`\r\x1b[K${text}\n`); this.draw(); } else plain(text);
+  }
+  draw() {
+    if (!this.enabled) return;
+    let done = 0, total = 0, finished = 0;
+    for (const j of this.jobs.values()) { done += j.done / j.total; total += 1; if (j.done >= j.total) finished += 1; }
+    const frac = total ? done / total : 0;
+    const width = 28;
+    const filled = Math.round(frac * width);
+    const elapsed = formatDuration((Date.now() - this.started) / 1000);
+    const cur = this.current && this.jobs.get(this.current);
+    const detail = this.status || (cur ? `${this.current} ${cur.done}/${cur.total}` : '');
+    const cols = this.out.columns || 100;
+    const text = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.floor(frac * 100)).padStart(3)}%  ${finished}/${total} runs  ${elapsed}  ${detail}`;
+    this.out.write(`\r\x1b[K${text.slice(0, cols - 1)}`);
+  }
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    if (this.enabled) this.out.write('\r\x1b[K');
+  }
+}
+
+// A counting semaphore: at most n computations at once on this machine.
+function limiter(n) {
+  let active = 0;
+  const queue = [];
+  const next = () => {
+    if (active >= n || !queue.length) return;
+    active += 1;
+    const { fn, resolve: res, reject: rej } = queue.shift();
+    fn().then(res, rej).finally(() => { active -= 1; next(); });
+  };
+  return (fn) => new Promise((res, rej) => { queue.push({ fn, resolve: res, reject: rej }); next(); });
+}
+// One task at a time per session (a page or the Node child computes one task at a time).
+function serial() {
+  let tail = Promise.resolve();
+  return (fn) => { const p = tail.then(fn, fn); tail = p.catch(() => {}); return p; };
+}
+
+// ---- The check -----------------------------------------------------------------------------
+
+async function main() {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`check-determinism: ${error.message}\n(try 'build-scripts/check-determinism --help')\n`);
+    return 2;
+  }
+  if (opts.help) { process.stdout.write(HELP); return 0; }
+
+  // What the targets need (browsers, qemu, wabt, playwright-core): installed if missing.
+  if (!process.env.TANDEM_SKIP_INSTALL_DEPS) {
+    const deps = await runProcess(join(root, 'build-scripts/install-deps'), [], { cwd: root });
+    process.stderr.write(deps.stdout + deps.stderr);
+    if (deps.code !== 0) { process.stderr.write('check-determinism: build-scripts/install-deps failed\n'); return 1; }
+  }
+
+  const started = Date.now();
+  const tty = Boolean(process.stdout.isTTY) && !opts.json;
+  const say = opts.json ? (t) => process.stderr.write(`${t}\n`) : (t) => process.stdout.write(`${t}\n`);
+  const progress = new Progress(tty, process.stdout);
+  const note = (t) => progress.line(t, say);
+
+  const logDir = join(root, 'build/determinism/logs');
+  mkdirSync(logDir, { recursive: true });
+  let serverPromise = null;
+  const ctx = {
+    root, logDir, noBuild: opts.noBuild, perturb: opts.perturb,
+    server: () => (serverPromise ??= startServer({
+      pageDir: join(here, 'page'), libDir: join(here, 'lib'), packageDir: join(root, 'build/wasm/package'),
+      twinPath: ctx.twinWasmPath,
+    })),
+  };
+
+  const report = {
+    reference: REFERENCE, ticks: opts.ticks, scenarios: opts.scenarios, targets: [], cells: [], twin: null,
+    floatScan: null, ok: true, phases: {}, elapsedSeconds: 0,
+  };
+  const targets = opts.targets.map((name) => makeTarget(name, ctx));
+  const state = new Map(targets.map((t) => [t.name, { target: t, error: null, info: null, mismatch: null, twinError: null, seconds: {} }]));
+
+  const phase = (name, t0) => { report.phases[name] = Math.round((Date.now() - t0) / 100) / 10; };
+  let t0 = Date.now();
+  // 1. Build, one preset at a time (each build uses every core).
+  for (const t of targets) {
+    const s = state.get(t.name);
+    const t0 = Date.now();
+    progress.status = `building ${t.name}`;
+    note(`build   ${t.name.padEnd(10)} ...`);
+    try {
+      await t.build();
+      s.seconds.build = (Date.now() - t0) / 1000;
+    } catch (error) {
+      s.error = `build failed: ${error.message}`;
+      note(`build   ${t.name.padEnd(10)} FAILED: ${error.message}`);
+      continue;
+    }
+    if (opts.twin) {
+      try {
+        const twin = await t.buildTwin();
+        if (t.name === 'node' || TARGETS[t.name].kind === 'wasm') ctx.twinWasmPath = twin.path;
+      } catch (error) {
+        s.twinError = `float twin build failed: ${error.message}`;
+      }
+    }
+  }
+  phase('build', t0);
+  t0 = Date.now();
+  if (opts.scan && targets.some((t) => TARGETS[t.name].kind === 'wasm')) {
+    progress.status = 'float scan of the wasm module';
+    note('scan    wasm module and simulation objects ...');
+    try {
+      report.floatScan = await scanWasm(ctx);
+    } catch (error) {
+      report.floatScan = { ok: false, error: error.message };
+    }
+  }
+  progress.status = '';
+  phase('scan', t0);
+  t0 = Date.now();
+
+  // 2. Start sessions and ask each target for its fingerprint.
+  await Promise.all(targets.map(async (t) => {
+    const s = state.get(t.name);
+    if (s.error) return;
+    try {
+      await t.start();
+      s.info = await t.hello();
+    } catch (error) {
+      s.error = `did not start: ${error.message}`;
+    }
+  }));
+  const ref = state.get(REFERENCE);
+  for (const s of state.values()) {
+    if (!s.info) continue;
+    const why = [];
+    const r = ref.info;
+    if (!s.info.fingerprint) why.push('no fingerprint reported');
+    if (r && s.info.fingerprint !== r.fingerprint) why.push(`fingerprint '${s.info.fingerprint}' (reference '${r.fingerprint}')`);
+    if (r && s.info.version !== r.version) why.push(`version ${s.info.version} (reference ${r.version})`);
+    if (!s.info.flags.ok) why.push(`flags: ${s.info.flags.problems.join(' ')}`);
+    if (why.length) s.mismatch = why.join('; ');
+  }
+
+  // 3. Streams (and float-twin streams), at most `jobs` at a time, one at a time per session.
+  const limit = limiter(opts.jobs);
+  const lanes = new Map(targets.map((t) => [t.name, TARGETS[t.name].kind === 'wasm' ? serial() : (fn) => fn()]));
+  const streams = new Map();   // `${target}/${scenario}` -> digests | Error
+  const twins = new Map();
+  const runs = [];
+  const schedule = (map, key, laneName, fn) => {
+    progress.add(key, opts.ticks);
+    runs.push(lanes.get(laneName)(() => limit(async () => {
+      const t0 = Date.now();
+      try {
+        map.set(key, await fn((done) => progress.set(key, done)));
+      } catch (error) {
+        map.set(key, error);
+      }
+      progress.finish(key);
+      map.set(`${key}#seconds`, (Date.now() - t0) / 1000);
+    })));
+  };
+  // Slow targets first, so the emulated ones do not finish last alone.
+  const order = ['s390x', 'aarch64', 'firefox', 'chromium', 'i686', 'node', 'clang', 'perturbed', 'native'];
+  const sorted = [...targets].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  for (const t of sorted) {
+    const s = state.get(t.name);
+    if (s.error || (s.mismatch && t.name !== REFERENCE)) continue;
+    for (const sc of opts.scenarios) schedule(streams, `${t.name}/${sc}`, t.name, (p) => t.stream(sc, opts.ticks, p));
+  }
+  if (opts.twin) {
+    for (const t of sorted) {
+      const s = state.get(t.name);
+      if (s.error || s.twinError || t.name === 'perturbed') continue;
+      for (const sc of opts.scenarios) schedule(twins, `twin:${t.name}/${sc}`, t.name, (p) => t.twin(sc, opts.ticks, p));
+    }
+  }
+  await Promise.all(runs);
+  phase('run', t0);
+  t0 = Date.now();
+
+  // 4. Compare; for each divergence, dump both builds at the first divergent tick.
+  const firstDifference = (a, b) => {
+    for (let i = 0; i <= opts.ticks; ++i) if (a[i] !== b[i]) return i;
+    return -1;
+  };
+  for (const t of targets) {
+    const s = state.get(t.name);
+    for (const sc of opts.scenarios) {
+      const cell = { target: t.name, scenario: sc, ticks: opts.ticks };
+      report.cells.push(cell);
+      const key = `${t.name}/${sc}`;
+      const mine = streams.get(key);
+      const theirs = streams.get(`${REFERENCE}/${sc}`);
+      cell.seconds = streams.get(`${key}#seconds`) ?? null;
+      if (s.error) { cell.status = 'error'; cell.error = s.error; continue; }
+      if (s.mismatch && t.name !== REFERENCE) { cell.status = 'fingerprint-mismatch'; cell.error = s.mismatch; continue; }
+      if (mine instanceof Error || !mine) { cell.status = 'error'; cell.error = `run failed: ${mine?.message ?? 'no stream'}`; continue; }
+      if (theirs instanceof Error || !theirs) { cell.status = 'error'; cell.error = 'reference stream missing'; continue; }
+      const tick = firstDifference(theirs, mine);
+      if (tick < 0) { cell.status = 'identical'; continue; }
+      cell.status = 'divergent';
+      cell.firstDivergentTick = tick;
+      cell.referenceDigest = theirs[tick] ?? null;
+      cell.digest = mine[tick] ?? null;
+      progress.status = `dumping ${key} at tick ${tick}`;
+      try {
+        const [a, b] = await Promise.all([state.get(REFERENCE).target.dump(sc, tick), t.dump(sc, tick)]);
+        const diffs = diffDumps(a, b);
+        cell.fieldsCompared = a.fields.length;
+        cell.fields = diffs.slice(0, 200);
+        cell.fieldsDiffering = diffs.length;
+        if (a.sections && b.sections) {
+          cell.sectionsFrom = 'section digests';
+          cell.sections = SECTIONS.filter((n) => a.sections[n] !== b.sections[n])
+            .map((n) => ({ name: n, reference: a.sections[n], other: b.sections[n] }));
+        } else {
+          // The native CLI prints no section digests (yet): the sections whose fields differ.
+          cell.sectionsFrom = 'differing fields';
+          const names = [...new Set(diffs.map((d) => sectionOf(d.name)))];
+          cell.sections = names.map((n) => ({ name: n, reference: a.sections?.[n] ?? null, other: b.sections?.[n] ?? null }));
+        }
+      } catch (error) {
+        cell.dumpError = error.message;
+      }
+    }
+  }
+  progress.status = '';
+
+  if (opts.twin) {
+    report.twin = { informational: true, cells: [] };
+    const refTwinTime = new Map();
+    for (const t of targets) {
+      if (t.name === 'perturbed') continue;
+      const s = state.get(t.name);
+      for (const sc of opts.scenarios) {
+        const cell = { target: t.name, scenario: sc };
+        report.twin.cells.push(cell);
+        const mine = twins.get(`twin:${t.name}/${sc}`);
+        const theirs = twins.get(`twin:${REFERENCE}/${sc}`);
+        cell.seconds = twins.get(`twin:${t.name}/${sc}#seconds`) ?? null;
+        if (t.name === REFERENCE) refTwinTime.set(sc, cell.seconds);
+        if (s.error || s.twinError) { cell.status = 'unavailable'; cell.error = s.error ?? s.twinError; continue; }
+        if (!mine || mine instanceof Error || !theirs || theirs instanceof Error) {
+          cell.status = 'unavailable';
+          cell.error = (mine instanceof Error ? mine.message : theirs instanceof Error ? theirs.message : 'no stream');
+          continue;
+        }
+        const tick = firstDifference(theirs, mine);
+        cell.status = tick < 0 ? 'identical' : 'divergent';
+        if (tick >= 0) cell.firstDivergentTick = tick;
+      }
+    }
+  }
+
+  phase('compare', t0);
+  for (const t of targets) await t.close().catch(() => {});
+  if (serverPromise) await (await serverPromise).close();
+  progress.stop();
+
+  for (const t of targets) {
+    const s = state.get(t.name);
+    report.targets.push({
+      name: t.name, label: TARGETS[t.name].label, error: s.error, fingerprintMismatch: s.mismatch,
+      fingerprint: s.info?.fingerprint ?? null, version: s.info?.version ?? null,
+      flags: s.info?.flags?.summary ?? null, platform: s.info?.platform ?? null, engine: s.info?.engine ?? null,
+      buildSeconds: s.seconds.build ?? null,
+    });
+  }
+  report.ok = report.cells.length > 0 && report.cells.every((c) => c.status === 'identical') && (!report.floatScan || report.floatScan.ok);
+  report.elapsedSeconds = (Date.now() - started) / 1000;
+
+  if (opts.jsonOut) writeFileSync(opts.jsonOut, JSON.stringify(report, null, 2) + '\n');
+  if (opts.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  else process.stdout.write(renderText(report, opts));
+  return report.ok ? 0 : 1;
+}
+
+// ---- The text report -----------------------------------------------------------------------
+
+function cellText(c) {
+  switch (c.status) {
+    case 'identical': return `identical over ${c.ticks} ticks`;
+    case 'divergent': return `first divergent tick ${c.firstDivergentTick}`;
+    case 'fingerprint-mismatch': return 'fingerprint mismatch';
+    default: return 'error';
+  }
+}
+
+function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+function renderText(report, opts) {
+  let out = '';
+  out += `\nfingerprints (reference: ${report.reference}):\n`;
+  out += table([['target', 'fingerprint', 'version', 'simulation flags', 'platform', 'engine'],
+    ...report.targets.map((t) => [t.name, t.fingerprint ?? '-', t.version ?? '-', t.flags ?? '-', t.platform ?? '-', t.engine ?? '-'])]).replace(/^(?=.)/gm, '  ');
+
+  out += `\ndigest streams, every tick 0..${report.ticks}, compared with ${report.reference}:\n`;
+  const rows = [['target', ...report.scenarios]];
+  for (const t of report.targets) {
+    rows.push([t.name, ...report.scenarios.map((sc) => cellText(report.cells.find((c) => c.target === t.name && c.scenario === sc)))]);
+  }
+  out += table(rows).replace(/^(?=.)/gm, '  ');
+
+  const problems = report.targets.filter((t) => t.error || t.fingerprintMismatch);
+  for (const t of problems) {
+    out += `\n${t.name}: ${t.error ? t.error : `fingerprint mismatch: ${t.fingerprintMismatch}`}\n`;
+  }
+  for (const c of report.cells.filter((x) => x.status === 'error' && !problems.some((t) => t.name === x.target))) {
+    out += `\n${c.target} / ${c.scenario}: ${c.error}\n`;
+  }
+  for (const c of report.cells.filter((x) => x.status === 'divergent')) {
+    out += `\ndivergence: ${c.target} / ${c.scenario}: first divergent tick ${c.firstDivergentTick}`;
+    out += ` (digest ${c.digest ?? 'missing'}, reference ${c.referenceDigest ?? 'missing'})\n`;
+    if (c.dumpError) { out += `  could not dump tick ${c.firstDivergentTick}: ${c.dumpError}\n`; continue; }
+    const secs = c.sections.map((s) => (s.reference && s.other ? `${s.name} (${s.reference} vs ${s.other})` : s.name));
+    out += `  sections differing (by ${c.sectionsFrom}): ${secs.join(', ') || 'none'}\n`;
+    out += `  fields differing at tick ${c.firstDivergentTick}: ${c.fieldsDiffering} of ${c.fieldsCompared}`;
+    out += ` (tandem dump on ${report.reference} vs ${c.target})\n`;
+    const shown = c.fields.slice(0, 20);
+    const w = Math.max(...shown.map((d) => d.name.length), 5);
+    for (const d of shown) out += `    ${d.name.padEnd(w)}  ${report.reference} ${d.reference ?? '(absent)'}  ${c.target} ${d.other ?? '(absent)'}\n`;
+    if (c.fieldsDiffering > shown.length) out += `    ... ${c.fieldsDiffering - shown.length} more (--json lists up to 200)\n`;
+  }
+
+  if (report.twin) {
+    out += `\nfloat twin (control, informational, never a failure): f32 state with libm, same scenarios, vs ${report.reference}:\n`;
+    const twinRows = [['target', ...report.scenarios]];
+    const targetsWithTwin = [...new Set(report.twin.cells.map((c) => c.target))];
+    for (const name of targetsWithTwin) {
+      twinRows.push([name, ...report.scenarios.map((sc) => {
+        const c = report.twin.cells.find((x) => x.target === name && x.scenario === sc);
+        if (c.status === 'identical') return `same floats over ${report.ticks} ticks`;
+        if (c.status === 'divergent') return `floats differ from tick ${c.firstDivergentTick}`;
+        return 'unavailable';
+      })]);
+    }
+    out += table(twinRows).replace(/^(?=.)/gm, '  ');
+    for (const c of report.twin.cells.filter((x) => x.status === 'unavailable' && x.error)) {
+      out += `  (${c.target} / ${c.scenario}: ${c.error.split('\n')[0]})\n`;
+    }
+  }
+
+  if (report.floatScan) {
+    const f = report.floatScan;
+    out += `\nwasm float scan: ${f.ok ? 'clean' : 'FAILED'}`;
+    if (f.error) out += `: ${f.error}\n`;
+    else {
+      out += ` (${f.simulationFunctions} simulation functions in the module, ${f.objectFunctions} in the core/world objects;`;
+      out += ` allowed float functions present: ${f.allowedPresent.join(', ') || 'none'})\n`;
+      for (const v of f.violations.slice(0, 20)) out += `  ${v.where}: ${v.function}: ${v.what}\n`;
+      if (f.violations.length > 20) out += `  ... ${f.violations.length - 20} more\n`;
+    }
+  }
+
+  const compared = report.cells.filter((c) => c.target !== report.reference);
+  const identical = compared.filter((c) => c.status === 'identical').length;
+  const p = report.phases;
+  out += `\ntime: build ${formatDuration(p.build ?? 0)}, float scan ${formatDuration(p.scan ?? 0)}, runs ${formatDuration(p.run ?? 0)}`;
+  out += `, compare and dumps ${formatDuration(p.compare ?? 0)}; total ${formatDuration(report.elapsedSeconds)}\n`;
+  out += `${report.ok ? 'OK' : 'FAILED'}: ${identical} of ${compared.length} target x scenario streams identical to ${report.reference}`;
+  out += ` over ${report.ticks} ticks`;
+  if (report.floatScan) out += `; float scan ${report.floatScan.ok ? 'clean' : 'FAILED'}`;
+  out += '\n';
+  return out;
+}
+
+const code = await main().catch((error) => {
+  process.stderr.write(`check-determinism: ${error.stack ?? error}\n`);
+  return 1;
+});
+process.exit(code);

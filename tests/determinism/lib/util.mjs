@@ -1,0 +1,121 @@
+// Small helpers of the determinism check: processes, files, dumps.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+
+// Runs a command; resolves {code, stdout, stderr}. onLine(line) sees stdout line by line.
+export function runProcess(cmd, args, { cwd, env, onLine, stdoutFile } = {}) {
+  return new Promise((resolve, reject) => {
+    let child;
+    try {
+      child = spawn(cmd, args, { cwd, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    const out = [];
+    let err = '';
+    let partial = '';
+    child.stdout.on('data', (chunk) => {
+      if (!onLine) { out.push(chunk); return; }
+      partial += chunk.toString('utf8');
+      const lines = partial.split('\n');
+      partial = lines.pop();
+      for (const line of lines) onLine(line);
+    });
+    child.stderr.on('data', (chunk) => { err += chunk.toString('utf8'); if (err.length > 1 << 20) err = err.slice(-(1 << 19)); });
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (onLine && partial) onLine(partial);
+      resolve({ code: code ?? (signal ? 128 : 1), signal, stdout: onLine ? '' : Buffer.concat(out).toString('utf8'), stderr: err });
+    });
+  });
+}
+
+export const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : -1);
+
+// The machine and byte order of an ELF executable, read from its header.
+export function elfArch(path) {
+  const fd = openSync(path, 'r');
+  const head = Buffer.alloc(20);
+  try { readSync(fd, head, 0, 20, 0); } finally { closeSync(fd); }
+  if (head.readUInt32BE(0) !== 0x7f454c46) return { arch: 'not ELF', endian: '?' };
+  const little = head[5] === 1;
+  const machine = little ? head.readUInt16LE(18) : head.readUInt16BE(18);
+  const names = { 3: 'i386', 62: 'x86-64', 183: 'aarch64', 22: 's390x', 40: 'arm', 243: 'riscv' };
+  return { arch: names[machine] ?? `e_machine ${machine}`, endian: little ? 'little-endian' : 'big-endian' };
+}
+
+// Splits a compile command into arguments (compile_commands.json "command" strings).
+export function splitCommand(command) {
+  const args = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  let m;
+  while ((m = re.exec(command))) args.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]));
+  return args;
+}
+
+export function readCompileCommands(buildDir) {
+  const file = `${buildDir}/compile_commands.json`;
+  if (!existsSync(file)) return [];
+  return JSON.parse(readFileSync(file, 'utf8')).map((e) => ({
+    file: e.file,
+    args: e.arguments ?? splitCommand(e.command),
+  }));
+}
+
+// The section of the world digest each dump field belongs to (src/world/world.cpp order).
+export function sectionOf(name) {
+  if (name === 'tick') return 'tick';
+  if (name.startsWith('config.')) return 'config';
+  if (name === 'wells.count' || name.startsWith('well[')) return 'wells';
+  if (name === 'pellets.count' || name.startsWith('pellet[') || name.startsWith('pellets.')) return 'pellets';
+  if (name.startsWith('score[') || name === 'captures') return 'scores';
+  if (name.startsWith('rng.')) return 'rng';
+  return 'other';
+}
+export const SECTIONS = ['config', 'wells', 'pellets', 'scores', 'rng'];
+
+// Parses `tandem dump` / World.dump() text: fields in order, plus the digest and section
+// digest lines when present ("digest HEX", "section.NAME HEX" or "sections.NAME HEX").
+export function parseDump(text) {
+  const fields = [];
+  let digest = null;
+  const sections = {};
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const space = line.indexOf(' ');
+    const name = space < 0 ? line : line.slice(0, space);
+    const value = space < 0 ? '' : line.slice(space + 1).trim();
+    if (name === 'scenario') continue;
+    if (name === 'digest') { digest = value; continue; }
+    const sm = name.match(/^sections?\.(config|wells|pellets|scores|rng)$/);
+    if (sm) { sections[sm[1]] = value; continue; }
+    fields.push([name, value]);
+  }
+  return { fields, digest, sections: Object.keys(sections).length ? sections : null };
+}
+
+// Field-by-field difference of two parsed dumps: [{name, reference, other}] in the
+// reference's order, then fields only the other has.
+export function diffDumps(ref, other) {
+  const otherMap = new Map(other.fields);
+  const refNames = new Set();
+  const diffs = [];
+  for (const [name, value] of ref.fields) {
+    refNames.add(name);
+    const o = otherMap.has(name) ? otherMap.get(name) : null;
+    if (o !== value) diffs.push({ name, reference: value, other: o });
+  }
+  for (const [name, value] of other.fields) {
+    if (!refNames.has(name)) diffs.push({ name, reference: null, other: value });
+  }
+  return diffs;
+}
+
+export function formatDuration(seconds) {
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const m = Math.floor(seconds / 60);
+  const s = Math.round(seconds - m * 60);
+  if (m < 60) return `${m} min ${String(s).padStart(2, '0')} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
