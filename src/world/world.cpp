@@ -381,6 +381,21 @@ std::string dump(const World& w) {
     for (const Well& well : w.wells) line("score[" + std::to_string(well.player) + "]", std::to_string(well.score));
     line("captures", std::to_string(w.captures));
     line("rng.state", std::to_string(w.rng.state()));
+    // The digests last, so a divergence report can name the differing section without a
+    // second run (16 lowercase hex digits, as `tandem run` prints them).
+    auto hex = [](uint64_t v) {
+        static constexpr char digits[] = "0123456789abcdef";
+        std::string h(16, '0');
+        for (int i = 15; i >= 0; --i, v >>= 4) h[static_cast<std::size_t>(i)] = digits[v & 0xF];
+        return h;
+    };
+    const SectionDigests s = section_digests(w);
+    line("section.config", hex(s.config));
+    line("section.wells", hex(s.wells));
+    line("section.pellets", hex(s.pellets));
+    line("section.scores", hex(s.scores));
+    line("section.rng", hex(s.rng));
+    line("digest", hex(digest(w)));
     return out;
 }
 

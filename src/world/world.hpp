@@ -161,7 +161,8 @@ DecodeResult decode(std::span<const uint8_t> bytes);
 
 // ---- Text ------------------------------------------------------------------------------
 // The canonical state, one "name value" line per field in digest order, integers in decimal
-// and Fx as raw integers: diffable between builds (the CLI's `dump`).
+// and Fx as raw integers, then the five section digests and the digest in hex: diffable
+// between builds (the CLI's `dump`).
 std::string dump(const World& world);
 
 }  // namespace tandem::world
