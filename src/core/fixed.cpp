@@ -2,6 +2,7 @@
 // text and the render-edge float conversions. Integer-only except to_f32/to_f64, so every
 // build (native, i686, big-endian, wasm) computes identical bits.
 #include "core/fixed.hpp"
+#include "core/sqrt_segments.hpp"
 
 #include "core/wide.hpp"
 
@@ -11,47 +12,7 @@
 
 namespace tandem {
 
-namespace {
-
-// floor(sqrt(v)) one bit at a time: compile time only, for the table below.
-constexpr uint64_t floor_sqrt_bitwise(uint64_t v) {
-    uint64_t root = 0;
-    for (uint64_t bit = uint64_t{1} << 62; bit != 0; bit >>= 2) {
-        if (v >= root + bit) {
-            v -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-    }
-    return root;
-}
-
-// sqrt(w) for w in [1, 4) in 192 segments [i/64, (i+1)/64), i = 64..255: in segment i,
-// sqrt(w) = c0 + c1 t + c2 t^2 in Q31 with t in [-1, 1] across the segment, the quadratic
-// through the segment's two ends and its midpoint (error below 2^-26.4 relative, at w = 1).
-// Computed at compile time by integers only: 2^31 sqrt(j / 128) = sqrt(j * 2^55) for
-// j = 2i, 2i + 1, 2i + 2. The same table as in fixed_trig.cpp (asin, acos), kept in each
-// file so each inlines its own root.
-struct SqrtSegments {
-    uint32_t c0[256];
-    int32_t c1[256];
-    int32_t c2[256];
-    static constexpr int64_t root_q31(uint64_t j) {  // j <= 512; 512 * 2^55 is 2^64
-        return j == 512 ? int64_t{1} << 32 : static_cast<int64_t>(floor_sqrt_bitwise(j << 55));
-    }
-    constexpr SqrtSegments() : c0(), c1(), c2() {
-        for (uint64_t i = 64; i < 256; ++i) {
-            const int64_t lo = root_q31(2 * i), mid = root_q31(2 * i + 1), hi = root_q31(2 * i + 2);
-            c0[i] = static_cast<uint32_t>(mid);
-            c1[i] = static_cast<int32_t>((hi - lo) / 2);
-            c2[i] = static_cast<int32_t>((hi + lo) / 2 - mid);
-        }
-    }
-};
-constexpr SqrtSegments sqrt_segments{};
-
-}  // namespace
+using detail::sqrt_segments;  // core/sqrt_segments.hpp
 
 Fx sqrt(Fx a) {
     if (a.raw() <= 0) return Fx::zero();

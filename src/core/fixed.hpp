@@ -144,18 +144,8 @@ constexpr int32_t round_int(Fx a) {
 }
 
 // a / b for integers, correctly rounded (ties to even) and saturating; b == 0 as for '/'.
-constexpr Fx ratio(int32_t a, int32_t b) {
-    if (b == 0) return Fx::from_raw(static_cast<int32_t>(detail::div_by_zero(a)));
-    // a/b * 2^16 with a, b 32-bit: work on magnitudes in 64 bits (|a| << 16 < 2^48).
-    const bool negative = (a < 0) != (b < 0);
-    const uint64_t n = (a < 0 ? uint64_t{0} - static_cast<uint64_t>(int64_t{a}) : static_cast<uint64_t>(a)) << Fx::frac_bits;
-    const uint64_t d = b < 0 ? uint64_t{0} - static_cast<uint64_t>(int64_t{b}) : static_cast<uint64_t>(b);
-    uint64_t q = n / d;
-    const uint64_t r = n % d;
-    if (2 * r > d || (2 * r == d && (q & 1) != 0)) ++q;
-    const int64_t s = negative ? -static_cast<int64_t>(q) : static_cast<int64_t>(q);
-    return Fx::from_raw(detail::saturate32(s));
-}
+// (a / b) * 2^16 is exactly from_raw(a) / from_raw(b): the raw quotient is scaled by 2^16.
+constexpr Fx ratio(int32_t a, int32_t b) { return Fx::from_raw(a) / Fx::from_raw(b); }
 
 // A 2-D vector of Fx. Component-wise operations saturate like Fx's. Products that can
 // exceed Q16.16 (dot, squared length and distance) are returned in the wide type from

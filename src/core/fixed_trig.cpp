@@ -2,6 +2,7 @@
 // value for every input and bit-identical on every build. Integers only: never float,
 // double, libm, __int128 or a pointer-width type here, and no signed overflow.
 #include "core/fixed.hpp"
+#include "core/sqrt_segments.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -198,43 +199,7 @@ int64_t asin_half_q31(uint64_t u) {
     return a;
 }
 
-// floor(sqrt(v)) one bit at a time: compile time only, for the table below.
-constexpr uint64_t floor_sqrt_bitwise(uint64_t v) {
-    uint64_t root = 0;
-    for (uint64_t bit = uint64_t{1} << 62; bit != 0; bit >>= 2) {
-        if (v >= root + bit) {
-            v -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-    }
-    return root;
-}
-
-// sqrt(w) for w in [1, 4) in 192 segments [i/64, (i+1)/64), i = 64..255: in segment i,
-// sqrt(w) = c0 + c1 t + c2 t^2 in Q31 with t in [-1, 1] across the segment, the quadratic
-// through the segment's two ends and its midpoint (error below 2^-26.4 relative, at w = 1).
-// Entries 0..63 are 0, so that an operand of 0 (index 0) comes out as 0. Computed at compile
-// time by integers only: 2^31 sqrt(j / 128) = sqrt(j * 2^55) for j = 2i, 2i + 1, 2i + 2.
-// The same table as in fixed.cpp (sqrt), kept in each file so each inlines its own root.
-struct SqrtSegments {
-    uint32_t c0[256];
-    int32_t c1[256];
-    int32_t c2[256];
-    static constexpr int64_t root_q31(uint64_t j) {  // j <= 512; 512 * 2^55 is 2^64
-        return j == 512 ? int64_t{1} << 32 : static_cast<int64_t>(floor_sqrt_bitwise(j << 55));
-    }
-    constexpr SqrtSegments() : c0(), c1(), c2() {
-        for (uint64_t i = 64; i < 256; ++i) {
-            const int64_t lo = root_q31(2 * i), mid = root_q31(2 * i + 1), hi = root_q31(2 * i + 2);
-            c0[i] = static_cast<uint32_t>(mid);
-            c1[i] = static_cast<int32_t>((hi - lo) / 2);
-            c2[i] = static_cast<int32_t>((hi + lo) / 2 - mid);
-        }
-    }
-};
-constexpr SqrtSegments sqrt_segments{};
+using detail::sqrt_segments;  // core/sqrt_segments.hpp
 
 // sqrt(n) for n in [2^62, 2^64), or n = 0, within 2^-26.3 relative (under 52 units), without
 // a division or an iteration: w = n / 2^62, and sqrt(n) = 2^31 sqrt(w).
