@@ -117,6 +117,7 @@ void AggregateTree::rebuild_cell(std::span<const WeightedPoint> points, int64_t 
     if (points.size() > 0xFFFFFFFEu) throw std::length_error("AggregateTree: more than 2^32 - 2 points");
     const uint32_t n = static_cast<uint32_t>(points.size());
     nodes_.clear();
+    inner_levels_ = 0;
     order_.resize(n);
     scratch_.resize(n);
     for (uint32_t i = 0; i < n; ++i) order_[i] = i;
@@ -171,6 +172,8 @@ AggregateTree::Sums AggregateTree::build_node(std::span<const WeightedPoint> poi
     node.weight_raw = sums.weight;
     node.children = children;
     node.leaf = leaf;
+    node.depth = static_cast<uint8_t>(depth);  // <= max_depth_limit
+    if (!leaf && depth + 1 > inner_levels_) inner_levels_ = depth + 1;
     if (sums.weight != 0) {
         node.com_x = centroid(sums.weighted_x, sums.weight);
         node.com_y = centroid(sums.weighted_y, sums.weight);
@@ -185,37 +188,37 @@ AggregateTree::Sums AggregateTree::build_node(std::span<const WeightedPoint> poi
 
 void AggregateTree::summarize(Fx x, Fx y, Fx theta, std::vector<Summary>& out) const {
     out.clear();
-    if (nodes_.empty()) return;
-    // Explicit stack, not recursion: this is the per-viewer hot path. Bound: an opened node
-    // is at depth <= max_depth_limit - 1 and leaves at most 3 unvisited siblings pending per
-    // level above it, then pushes 4, so the stack never exceeds 3 * max_depth_limit + 4.
-    std::array<uint32_t, 3 * max_depth_limit + 4> stack;
-    uint32_t top = 0;
-    stack[top++] = 0;
-    const bool aggregate = theta.raw() > 0;
-    const int32_t t = theta.raw();
-    while (top > 0) {
-        const Node& node = nodes_[stack[--top]];
-        bool accept = node.leaf;
-        if (!accept && aggregate) {
-            // |dx|, |dy| < 2^32 (two Fx apart); size_raw < 2^33 (the widest fitted root).
-            accept = detail::cell_is_far(node.size_raw, int64_t{node.com_x} - x.raw(), int64_t{node.com_y} - y.raw(), t);
-        }
-        if (accept) {
-            Summary s;
-            s.x = Fx::from_raw(node.com_x);
-            s.y = Fx::from_raw(node.com_y);
-            s.weight_raw = node.weight_raw;
-            s.count = node.len;
-            s.size = Fx::from_raw(detail::saturate32(node.size_raw));
-            s.start_ = node.start;
-            out.push_back(s);
+    visit(x, y, theta, [&out](const Summary& s) { out.push_back(s); });
+}
+
+AggregateTree::Opening AggregateTree::opening(Fx theta) const {
+    Opening o;
+    o.root_size_ = nodes_.empty() ? -1 : nodes_[0].size_raw;
+    o.levels_ = inner_levels_;
+    o.theta_raw_ = theta.raw();
+    if (theta.raw() <= 0) return o;  // no inner cell is ever tested
+    const uint64_t t = static_cast<uint64_t>(theta.raw());
+    const uint64_t t2 = t * t;  // < 2^62, > 0
+    for (uint32_t k = 0; k < inner_levels_; ++k) {
+        // S_k = (root >> k) * 2^16 < 2^49, S_k^2 < 2^98: the cell at depth k is far exactly when
+        // S_k^2 < t^2 * d^2, i.e. d^2 > S_k^2 / t^2, i.e. (d^2 an integer) d^2 > floor(S_k^2 / t^2).
+        const uint64_t s = static_cast<uint64_t>(o.root_size_ >> k) << Fx::frac_bits;
+        const detail::U128 sq = detail::mul_u64(s, s);
+        if (sq.hi >= t2) {
+            o.beyond_[k] = UINT64_MAX;  // the quotient is >= 2^64
         } else {
-            // Reverse, so quadrant 0 is visited first and summaries come out in member order.
-            for (uint32_t q = 4; q-- > 0;) {
-                if (node.children[q] != no_child) stack[top++] = node.children[q];
-            }
+            uint64_t rem = 0;
+            o.beyond_[k] = detail::div_u128_u64(sq.hi, sq.lo, t2, rem);
         }
+    }
+    return o;
+}
+
+void AggregateTree::check_opening(const Opening& opening) const {
+    // The thresholds depend on the root width and theta alone; the depth bound says which
+    // were computed. An opening from another tree of the same root width is as good.
+    if (opening.root_size_ != nodes_[0].size_raw || opening.levels_ < inner_levels_) {
+        throw std::invalid_argument("AggregateTree::visit: the opening was made for another tree");
     }
 }
 

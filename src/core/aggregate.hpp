@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <span>
 #include <vector>
 
@@ -96,7 +97,56 @@ public:
     // their leaf), through this same code path: the off switch is not a second implementation.
     // out is cleared first and reused; the walk's stack is a fixed array, so after out has
     // grown once nothing allocates. Summaries come out in member order (ascending start).
+    // The same as visit() with a callback that appends to out.
     void summarize(Fx x, Fx y, Fx theta, std::vector<Summary>& out) const;
+
+    // The opening test at one theta, precomputed per depth for this tree's root width: a cell
+    // at depth k (width root >> k) is far exactly when dx^2 + dy^2 > floor(S_k^2 / theta^2)
+    // (raw units, S_k the width scaled to raw^2 units), which is the same decision as
+    // detail::cell_is_far, with one integer comparison per cell instead of 128-bit squares.
+    // Make one per theta after a build and reuse it for every viewer of that tree: it stays
+    // valid until a rebuild changes the root width or the depth of the tree.
+    class Opening {
+    public:
+        Opening() = default;
+        Fx theta() const { return Fx::from_raw(theta_raw_); }
+
+        // The decision for a cell at depth (width size_raw == root >> depth) whose centroid
+        // lies (dx, dy) away, raw units, |dx|, |dy| < 2^32. theta must be positive.
+        bool is_far(uint32_t depth, int64_t size_raw, int64_t dx, int64_t dy) const {
+            const uint64_t ax = dx < 0 ? uint64_t{0} - static_cast<uint64_t>(dx) : static_cast<uint64_t>(dx);
+            const uint64_t ay = dy < 0 ? uint64_t{0} - static_cast<uint64_t>(dy) : static_cast<uint64_t>(dy);
+            // Both below 2^31: the squared distance is below 2^63 and exact in 64 bits.
+            if (((ax | ay) >> 31) == 0) return ax * ax + ay * ay > beyond_[depth];
+            return detail::cell_is_far(size_raw, dx, dy, theta_raw_);
+        }
+
+    private:
+        friend class AggregateTree;
+        int64_t root_size_ = -1;  // the root width the thresholds were made for
+        uint32_t levels_ = 0;     // thresholds for depths [0, levels_)
+        int32_t theta_raw_ = 0;
+        // beyond_[k] = floor(S_k^2 / t^2), saturated to UINT64_MAX (then nothing in the fast
+        // path's range is far, which is exact: the true quotient is >= 2^64 > every d^2 < 2^63).
+        std::array<uint64_t, max_depth_limit + 1> beyond_{};
+    };
+
+    // The opening test at theta for this tree, computed once (one division per depth that has
+    // an inner cell). theta <= 0 opens every inner cell, as in summarize.
+    Opening opening(Fx theta) const;
+
+    // The zero-allocation walk: calls on_summary(const Summary&) for exactly the summaries
+    // summarize() would emit, in the same order (summarize is this with a push_back). The
+    // opening must come from opening() on this tree since its last rebuild (checked: a stale
+    // one throws std::invalid_argument rather than walking with the wrong thresholds).
+    template <class F>
+    void visit(Fx x, Fx y, const Opening& opening, F&& on_summary) const;
+    // The same, computing the opening for this walk alone: prefer the overload above when
+    // one tree is walked from many viewers at one theta.
+    template <class F>
+    void visit(Fx x, Fx y, Fx theta, F&& on_summary) const {
+        visit(x, y, opening(theta), std::forward<F>(on_summary));
+    }
 
     // The input indices a summary stands for: leaf by leaf in cell order, ascending within
     // each leaf (a depth-limited leaf holds several). Only meaningful for a summary from this
@@ -124,6 +174,7 @@ private:
         uint32_t len = 0;
         std::array<uint32_t, 4> children{no_child, no_child, no_child, no_child};
         bool leaf = true;
+        uint8_t depth = 0;      // root 0; size_raw == root's size_raw >> depth
         friend bool operator==(const Node&, const Node&) = default;
     };
     struct Sums;
@@ -132,9 +183,50 @@ private:
     Sums build_node(std::span<const WeightedPoint> points, uint32_t start, uint32_t len, int64_t cx, int64_t cy,
                     int64_t size, uint32_t depth, uint32_t max_depth, uint32_t& index_out);
 
+    void check_opening(const Opening& opening) const;  // throws if made for another tree
+
     std::vector<Node> nodes_;
+    uint32_t inner_levels_ = 0;      // 1 + the deepest inner (non-leaf) node's depth; 0 if none
     std::vector<uint32_t> order_;    // input indices, each node's members contiguous
     std::vector<uint32_t> scratch_;  // the stable split's buffer; kept to reuse on rebuild
 };
+
+template <class F>
+void AggregateTree::visit(Fx x, Fx y, const Opening& opening, F&& on_summary) const {
+    if (nodes_.empty()) return;
+    check_opening(opening);
+    // Explicit stack, not recursion: this is the per-viewer hot path. Bound: an opened node
+    // is at depth <= max_depth_limit - 1 and leaves at most 3 unvisited siblings pending per
+    // level above it, then pushes 4, so the stack never exceeds 3 * max_depth_limit + 4.
+    std::array<uint32_t, 3 * max_depth_limit + 4> stack;
+    uint32_t top = 0;
+    stack[top++] = 0;
+    const bool aggregate = opening.theta_raw_ > 0;
+    const int64_t vx = x.raw(), vy = y.raw();
+    const Node* const nodes = nodes_.data();
+    while (top > 0) {
+        const Node& node = nodes[stack[--top]];
+        bool accept = node.leaf;
+        if (!accept && aggregate) {
+            // |dx|, |dy| < 2^32 (two Fx apart); size_raw < 2^33 (the widest fitted root).
+            accept = opening.is_far(node.depth, node.size_raw, int64_t{node.com_x} - vx, int64_t{node.com_y} - vy);
+        }
+        if (accept) {
+            Summary s;
+            s.x = Fx::from_raw(node.com_x);
+            s.y = Fx::from_raw(node.com_y);
+            s.weight_raw = node.weight_raw;
+            s.count = node.len;
+            s.size = Fx::from_raw(detail::saturate32(node.size_raw));
+            s.start_ = node.start;
+            on_summary(static_cast<const Summary&>(s));
+        } else {
+            // Reverse, so quadrant 0 is visited first and summaries come out in member order.
+            for (uint32_t q = 4; q-- > 0;) {
+                if (node.children[q] != no_child) stack[top++] = node.children[q];
+            }
+        }
+    }
+}
 
 }  // namespace tandem

@@ -19,24 +19,24 @@ void PelletField::build(const std::vector<Pellet>& pellets, const WorldConfig& c
 
 namespace {
 
-// One pellet's walk: summaries from its position, one pull each. Clamp as in detail::add_pull.
+// One pellet's walk: summaries from its position, one pull each, straight from the tree's
+// visitor (no buffer of summaries). Clamp as in detail::add_pull.
 template <bool Clamp>
-void add_pulls_through(const AggregateTree& tree, const std::vector<Pellet>& pellets, Fx theta, uint64_t soft2,
-                       std::vector<Summary>& summaries, std::vector<detail::Pull>& pulls) {
+void add_pulls_through(const AggregateTree& tree, const std::vector<Pellet>& pellets,
+                       const AggregateTree::Opening& opening, uint64_t soft2, std::vector<detail::Pull>& pulls) {
     const uint32_t n = static_cast<uint32_t>(pellets.size());
     for (uint32_t i = 0; i < n; ++i) {
         const int32_t px = pellets[i].pos.x.raw(), py = pellets[i].pos.y.raw();
-        tree.summarize(pellets[i].pos.x, pellets[i].pos.y, theta, summaries);
         detail::Pull acc = pulls[i];
-        for (const Summary& s : summaries) {
+        tree.visit(pellets[i].pos.x, pellets[i].pos.y, opening, [&acc, px, py, soft2](const Summary& s) {
             // Centroids lie inside the arena like the pellets (|d| <= 2^28 raw): no overflow.
             const int32_t dx = s.x.raw() - px, dy = s.y.raw() - py;
-            if ((dx | dy) == 0) continue;
+            if ((dx | dy) == 0) return;
             // weight_raw >= 0 (pellet_strength >= 0 after validate()), saturated like
             // Summary::weight() but without its branches.
             const uint32_t strength = static_cast<uint32_t>(s.weight_raw < INT32_MAX ? s.weight_raw : INT32_MAX);
             detail::add_pull<Clamp>(acc, dx, dy, strength, soft2);
-        }
+        });
         pulls[i] = acc;
     }
 }
@@ -46,10 +46,12 @@ void add_pulls_through(const AggregateTree& tree, const std::vector<Pellet>& pel
 void PelletField::add_pellet_pulls(const std::vector<Pellet>& pellets, const WorldConfig& c, bool never_clamps,
                                    std::vector<detail::Pull>& pulls) {
     const uint64_t soft2 = static_cast<uint64_t>(int64_t{c.softening.raw()} * c.softening.raw());
+    // One opening per tick: the per-depth thresholds at config.theta for this tree.
+    const AggregateTree::Opening opening = tree_.opening(c.theta);
     if (never_clamps) {
-        add_pulls_through<false>(tree_, pellets, c.theta, soft2, summaries_, pulls);
+        add_pulls_through<false>(tree_, pellets, opening, soft2, pulls);
     } else {
-        add_pulls_through<true>(tree_, pellets, c.theta, soft2, summaries_, pulls);
+        add_pulls_through<true>(tree_, pellets, opening, soft2, pulls);
     }
 }
 

@@ -22,7 +22,7 @@ public:
     // root cell is the arena, the depth bound tree_max_depth.
     void build(const std::vector<Pellet>& pellets, const WorldConfig& config);
     // Adds to pulls[i] the attraction on pellet i of every other pellet: the summaries
-    // AggregateTree::summarize gives from the pellet's position at config.theta, each pulling
+    // AggregateTree::visit (the same as summarize) gives from the pellet's position at config.theta, each pulling
     // from its centroid with its total weight. A summary centred exactly on the pellet (its
     // own leaf) adds nothing; the sum is over int64 so its order cannot show. never_clamps:
     // the caller has checked detail::pull_never_clamps for the heaviest possible summary, so
@@ -35,7 +35,6 @@ public:
 private:
     AggregateTree tree_;
     std::vector<WeightedPoint> points_;
-    std::vector<Summary> summaries_;
 };
 
 }  // namespace tandem::world

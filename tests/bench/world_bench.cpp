@@ -32,9 +32,10 @@ world::World fixed_world(uint32_t n) {
 // ---- The float twin: world::step with float for Fx, and nothing else changed. The tree is
 // a float copy of core's AggregateTree (root cell = the arena, the same stable counting split
 // by centre lines, bottom-up weight and centroid sums, leaves at the same depth bound), walked
-// the same way (explicit stack, quadrant 0 first, summaries gathered into a reused vector,
-// then one pull per summary that is not centred on the pellet). The opening test is the same
-// inequality, size^2 < theta^2 * d^2. So the ratio prices the number format, not the algorithm.
+// the same way (explicit stack, quadrant 0 first, a visitor that turns each summary not
+// centred on the pellet straight into a pull, no buffer). The opening test is the same
+// per-depth threshold, d^2 > (size_k / theta)^2, computed once per tick. So the ratio prices
+// the number format, not the algorithm.
 struct FPellet { float x, y, vx, vy; };
 struct FWell { float x, y; };
 struct FPoint { float x, y, w; };
@@ -48,22 +49,31 @@ public:
         order_.resize(n);
         scratch_.resize(n);
         for (uint32_t i = 0; i < n; ++i) order_[i] = i;
+        root_size_ = size < 1.0f ? 1.0f : size;
         if (n == 0) return;
-        build(points, 0, n, cx, cy, size < 1.0f ? 1.0f : size, 0, max_depth);
+        build(points, 0, n, cx, cy, root_size_, 0, max_depth);
     }
 
-    void summarize(float x, float y, float theta, std::vector<FSummary>& out) const {
-        out.clear();
+    // The opening test per depth, once per tick: a cell at depth k is far when
+    // d^2 > (size_k / theta)^2, as core's AggregateTree::Opening.
+    void opening(float theta, std::array<float, 49>& beyond) const {
+        float size = root_size_;
+        for (float& b : beyond) { b = size * size / (theta * theta); size *= 0.5f; }
+    }
+
+    // The visitor walk: explicit stack, quadrant 0 first, each summary straight to the callback.
+    template <class F>
+    void visit(float x, float y, const std::array<float, 49>& beyond, F&& on_summary) const {
         if (nodes_.empty()) return;
         std::array<uint32_t, 3 * 48 + 4> stack;
         uint32_t top = 0;
         stack[top++] = 0;
-        const float theta2 = theta * theta;
+        const Node* nodes = nodes_.data();
         while (top > 0) {
-            const Node& node = nodes_[stack[--top]];
+            const Node& node = nodes[stack[--top]];
             const float dx = node.x - x, dy = node.y - y;
-            if (node.leaf || (theta > 0.0f && node.size * node.size < theta2 * (dx * dx + dy * dy))) {
-                out.push_back({node.x, node.y, node.w, node.size, node.len, node.start});
+            if (node.leaf || dx * dx + dy * dy > beyond[node.depth]) {
+                on_summary(FSummary{node.x, node.y, node.w, node.size, node.len, node.start});
             } else {
                 for (uint32_t q = 4; q-- > 0;) if (node.children[q] != none) stack[top++] = node.children[q];
             }
@@ -77,6 +87,7 @@ private:
         uint32_t start, len;
         std::array<uint32_t, 4> children;
         bool leaf;
+        uint8_t depth;
     };
     struct Sums { float w = 0, wx = 0, wy = 0, sx = 0, sy = 0; };
 
@@ -113,12 +124,13 @@ private:
         Node& node = nodes_[index];
         const bool weighted = s.w != 0.0f;
         node = {weighted ? s.wx / s.w : s.sx / static_cast<float>(len), weighted ? s.wy / s.w : s.sy / static_cast<float>(len),
-                s.w, size, start, len, children, leaf};
+                s.w, size, start, len, children, leaf, static_cast<uint8_t>(d)};
         return s;
     }
 
     std::vector<Node> nodes_;
     std::vector<uint32_t> order_, scratch_;
+    float root_size_ = 1.0f;
 };
 
 struct FloatWorld {
@@ -129,7 +141,6 @@ struct FloatWorld {
     std::vector<FWell> wells;
     FloatTree tree;
     std::vector<FPoint> points;
-    std::vector<FSummary> summaries;
     std::vector<float> ax, ay;
     XorShift rng{1};
 
@@ -152,15 +163,16 @@ struct FloatWorld {
         tree.rebuild_in(points, arena / 2, arena / 2, arena, max_depth);
         ax.assign(n, 0);
         ay.assign(n, 0);
+        std::array<float, 49> beyond;
+        tree.opening(theta, beyond);
         for (uint32_t i = 0; i < n; ++i) {
             const float px = pellets[i].x, py = pellets[i].y;
-            tree.summarize(px, py, theta, summaries);
             float fx = ax[i], fy = ay[i];
-            for (const FSummary& s : summaries) {
+            tree.visit(px, py, beyond, [&fx, &fy, px, py, this](const FSummary& s) {
                 const float dx = s.x - px, dy = s.y - py;
-                if (dx == 0 && dy == 0) continue;
+                if (dx == 0 && dy == 0) return;
                 pull(fx, fy, dx, dy, s.w, soft2);
-            }
+            });
             ax[i] = fx;
             ay[i] = fy;
         }

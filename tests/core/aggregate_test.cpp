@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -468,4 +470,212 @@ TEST_CASE("points outside a fixed cell and at the ends of the Fx range are still
     CHECK(out[0].weight_raw == 4 * int64_t{INT32_MAX});
     CHECK(out[0].weight() == Fx::max());
     CHECK(out[0].x == Fx::one());
+}
+
+namespace {
+
+// An independent reference for the walk: the seed's algorithm written plainly (recursive,
+// members re-split at every cell, the exact 128-bit opening test, no precomputation), so
+// visit() and its per-depth thresholds are checked against something that shares no code.
+struct RefWalk {
+    const std::vector<WeightedPoint>& points;
+    uint32_t max_depth;
+    int64_t vx, vy;
+    int32_t theta;
+    std::vector<Summary> out;                  // x, y, weight_raw, count, size
+    std::vector<std::vector<uint32_t>> members;
+
+    static bool exact_far(int64_t size, int64_t dx, int64_t dy, int32_t t) {
+        const int64_t s = size << 16;
+        return Wide::mul(s, s) < Wide::mul(t * dx, t * dx) + Wide::mul(t * dy, t * dy);
+    }
+
+    void walk(const std::vector<uint32_t>& cell, int64_t cx, int64_t cy, int64_t size, uint32_t depth) {
+        int64_t weight = 0, sum_x = 0, sum_y = 0;
+        Wide wx, wy;
+        for (uint32_t i : cell) {
+            const auto& p = points[i];
+            weight += p.weight.raw();
+            wx += Wide::mul(p.weight.raw(), p.x.raw());
+            wy += Wide::mul(p.weight.raw(), p.y.raw());
+            sum_x += p.x.raw();
+            sum_y += p.y.raw();
+        }
+        const auto n = static_cast<int64_t>(cell.size());
+        const int32_t com_x = tandem::detail::saturate32(weight != 0 ? wx.div_round(weight) : Wide::from_i64(sum_x).div_round(n));
+        const int32_t com_y = tandem::detail::saturate32(weight != 0 ? wy.div_round(weight) : Wide::from_i64(sum_y).div_round(n));
+        const bool leaf = cell.size() <= 1 || depth >= max_depth;
+        if (leaf || (theta > 0 && exact_far(size, com_x - vx, com_y - vy, theta))) {
+            Summary s;
+            s.x = Fx::from_raw(com_x);
+            s.y = Fx::from_raw(com_y);
+            s.weight_raw = weight;
+            s.count = static_cast<uint32_t>(cell.size());
+            s.size = Fx::from_raw(tandem::detail::saturate32(size));
+            out.push_back(s);
+            members.push_back(cell);
+            return;
+        }
+        std::array<std::vector<uint32_t>, 4> quads;
+        for (uint32_t i : cell) {
+            const uint32_t q = (points[i].x.raw() >= cx ? 1u : 0u) | (points[i].y.raw() >= cy ? 2u : 0u);
+            quads[q].push_back(i);
+        }
+        const int64_t quarter = size >> 2;
+        for (uint32_t q = 0; q < 4; ++q) {
+            if (quads[q].empty()) continue;
+            walk(quads[q], cx + ((q & 1u) != 0 ? quarter : -quarter), cy + ((q & 2u) != 0 ? quarter : -quarter), size >> 1,
+                 depth + 1);
+        }
+    }
+};
+
+// Compares every field visit() reports (and members()) with the reference walk.
+bool visit_matches_reference(const AggregateTree& tree, const std::vector<WeightedPoint>& points, int64_t cx, int64_t cy,
+                             int64_t size, uint32_t max_depth, Fx vx, Fx vy, Fx theta) {
+    RefWalk ref{points, max_depth < 48 ? max_depth : 48, vx.raw(), vy.raw(), theta.raw(), {}, {}};
+    if (!points.empty()) {
+        std::vector<uint32_t> all(points.size());
+        for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+        ref.walk(all, cx, cy, size < 65536 ? 65536 : size, 0);
+    }
+    const AggregateTree::Opening opening = tree.opening(theta);
+    std::vector<Summary> seen, seen_theta, summarized;
+    tree.visit(vx, vy, opening, [&](const Summary& s) { seen.push_back(s); });
+    tree.visit(vx, vy, theta, [&](const Summary& s) { seen_theta.push_back(s); });
+    tree.summarize(vx, vy, theta, summarized);
+    if (seen != seen_theta || seen != summarized || seen.size() != ref.out.size()) return false;
+    for (size_t i = 0; i < seen.size(); ++i) {
+        const Summary& a = seen[i];
+        const Summary& b = ref.out[i];
+        if (a.x != b.x || a.y != b.y || a.weight_raw != b.weight_raw || a.count != b.count || a.size != b.size) return false;
+        const auto m = tree.members(a);
+        std::vector<uint32_t> got(m.begin(), m.end()), want = ref.members[i];
+        std::sort(got.begin(), got.end());  // members() lists leaf by leaf; compare as sets
+        std::sort(want.begin(), want.end());
+        if (got != want) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("visit emits exactly what the plain exact walk emits, in the same order, at every theta") {
+    Lcg lcg{4242};
+    auto random_fx = [&](int32_t half_units) {
+        return Fx::from_raw(static_cast<int32_t>(lcg.below(static_cast<uint32_t>(half_units) * 2u * 65536u)) - half_units * 65536);
+    };
+    uint32_t walks = 0;
+    for (uint32_t round = 0; round < 24; ++round) {
+        const uint32_t n = 1 + lcg.below(400);
+        auto points = crowd(n, 1000, 100 + round);
+        if (round % 3 == 0) {  // clusters and coincident points push the depth limit
+            for (uint32_t i = 0; i < n / 4; ++i) points[i] = points[0];
+        }
+        const uint32_t max_depth = 1 + lcg.below(30);
+        const bool fixed_cell = round % 2 == 0;
+        const Fx cx = random_fx(200), cy = random_fx(200), width = Fx::from_raw(static_cast<int32_t>(lcg.below(4096u * 65536u)));
+        const auto tree = fixed_cell ? AggregateTree::build_in(points, cx, cy, width, static_cast<uint8_t>(max_depth))
+                                     : AggregateTree::build(points, static_cast<uint8_t>(max_depth));
+        int64_t rcx = cx.raw(), rcy = cy.raw(), rsize = width.raw();
+        if (!fixed_cell) {
+            int32_t min_x = INT32_MAX, min_y = INT32_MAX, max_x = INT32_MIN, max_y = INT32_MIN;
+            for (const auto& p : points) {
+                min_x = std::min(min_x, p.x.raw()); max_x = std::max(max_x, p.x.raw());
+                min_y = std::min(min_y, p.y.raw()); max_y = std::max(max_y, p.y.raw());
+            }
+            rcx = (int64_t{min_x} + max_x) >> 1;
+            rcy = (int64_t{min_y} + max_y) >> 1;
+            rsize = std::max(int64_t{max_x} - min_x, int64_t{max_y} - min_y);
+        }
+        std::vector<Fx> thetas{Fx::zero(), Fx::from_raw(-5), Fx::epsilon(), tandem::ratio(1, 2), tandem::ratio(7, 10),
+                               Fx::one(), Fx::from_int(4), Fx::max()};
+        for (int i = 0; i < 4; ++i) thetas.push_back(Fx::from_raw(1 + static_cast<int32_t>(lcg.below(4 * 65536))));
+        std::vector<std::pair<Fx, Fx>> viewers{{Fx::min(), Fx::min()}, {Fx::max(), Fx::min()}, {Fx::zero(), Fx::zero()}};
+        for (int i = 0; i < 6; ++i) viewers.push_back({random_fx(1500), random_fx(1500)});
+        for (int i = 0; i < 3; ++i) viewers.push_back({points[lcg.below(n)].x, points[lcg.below(n)].y});  // on a member
+        for (const Fx theta : thetas) {
+            for (const auto& [vx, vy] : viewers) {
+                REQUIRE(visit_matches_reference(tree, points, rcx, rcy, rsize, max_depth, vx, vy, theta));
+                ++walks;
+            }
+        }
+    }
+    // The exact boundary, through the precomputed opening: s == theta * d stays open.
+    const std::vector<WeightedPoint> pair{point(-1, -1), point(1, 1)};
+    const auto tree = AggregateTree::build_in(pair, Fx::zero(), Fx::zero(), Fx::from_int(5), 8);
+    const auto half = tree.opening(tandem::ratio(1, 2));
+    uint32_t count = 0;
+    auto counter = [&count](const Summary&) { ++count; };
+    tree.visit(Fx::from_int(6), Fx::from_int(8), half, counter);
+    CHECK(count == 2);
+    count = 0;
+    tree.visit(Fx::from_int(6), Fx::from_int(8) + Fx::epsilon(), half, counter);
+    CHECK(count == 1);
+    WARN("visit matched the reference walk on " << walks << " walks");
+}
+
+TEST_CASE("the per-depth opening thresholds decide exactly as cell_is_far at every depth") {
+    // A widest fitted root (2^32 - 1 raw) over coincident points: inner cells at every depth
+    // up to the limit, so every threshold is exercised, from huge cells down to sub-LSB ones.
+    std::vector<WeightedPoint> points{{Fx::min(), Fx::min(), Fx::one()}, {Fx::max(), Fx::max(), Fx::one()}};
+    for (int i = 0; i < 3; ++i) points.push_back({Fx::from_raw(12345), Fx::from_raw(-777), Fx::one()});
+    const auto tree = AggregateTree::build(points, 48);
+    const int64_t root = int64_t{INT32_MAX} - INT32_MIN;
+    Lcg lcg{31337};
+    auto magnitude = [&](uint32_t bits) -> int64_t {
+        const uint32_t length = lcg.below(bits + 1);
+        if (length == 0) return 0;
+        const uint64_t r = (uint64_t{lcg.next()} << 32) | lcg.next();
+        return static_cast<int64_t>(r >> (64 - length));
+    };
+    auto signed_magnitude = [&](uint32_t bits) { return (lcg.next() & 1) != 0 ? -magnitude(bits) : magnitude(bits); };
+    uint32_t checked = 0;
+    for (int round = 0; round < 200; ++round) {
+        const auto t = static_cast<int32_t>(1 + magnitude(31) % 0x7FFFFFFF);
+        const auto opening = tree.opening(Fx::from_raw(t));
+        for (uint32_t k = 0; k < 48; ++k) {
+            const int64_t size = root >> k;
+            for (int i = 0; i < 60; ++i) {
+                const int64_t dx = signed_magnitude(32), dy = signed_magnitude(32);
+                REQUIRE(opening.is_far(k, size, dx, dy) == tandem::detail::cell_is_far(size, dx, dy, t));
+                ++checked;
+            }
+            // Near the boundary: d^2 within a few units of S^2 / t^2 along an axis and a diagonal.
+            const uint64_t s = static_cast<uint64_t>(size) << 16;
+            const uint64_t d_edge = s / static_cast<uint64_t>(t);  // |d| where S == t * |d| on an axis
+            for (int64_t e = -2; e <= 2; ++e) {
+                const int64_t d = static_cast<int64_t>(d_edge) + e;
+                if (d < 0 || d >= (int64_t{1} << 32)) continue;
+                REQUIRE(opening.is_far(k, size, d, 0) == tandem::detail::cell_is_far(size, d, 0, t));
+                REQUIRE(opening.is_far(k, size, 0, -d) == tandem::detail::cell_is_far(size, 0, -d, t));
+                const int64_t diag = d * 181 / 256;
+                REQUIRE(opening.is_far(k, size, diag, diag + e) == tandem::detail::cell_is_far(size, diag, diag + e, t));
+                checked += 3;
+            }
+        }
+    }
+    // Exact right triangles at theta 1/2: S == T stays open, one raw unit further closes.
+    const auto half = tree.opening(tandem::ratio(1, 2));
+    for (uint32_t k = 0; k < 48; ++k) {
+        const int64_t size = root >> k;
+        if (size == 0 || size % 5 != 0 || size >= (int64_t{1} << 29)) continue;
+        // size = 5j: size * 2^16 == 2^15 * sqrt((6j)^2 + (8j)^2), the boundary exactly
+        const int64_t j = size / 5;
+        CHECK_FALSE(half.is_far(k, size, 6 * j, 8 * j));
+        CHECK(half.is_far(k, size, 6 * j, 8 * j + 1));
+    }
+    WARN("the opening agreed with cell_is_far on " << checked << " inputs");
+}
+
+TEST_CASE("an opening made for another tree is refused, one for the same root width is accepted") {
+    const auto points = crowd(200, 500, 9);
+    const auto a = AggregateTree::build_in(points, Fx::zero(), Fx::zero(), Fx::from_int(1024), 12);
+    const auto b = AggregateTree::build_in(points, Fx::zero(), Fx::zero(), Fx::from_int(2048), 12);
+    const auto shallow = AggregateTree::build_in(points, Fx::zero(), Fx::zero(), Fx::from_int(1024), 2);
+    auto ignore = [](const Summary&) {};
+    CHECK_THROWS_AS(b.visit(Fx::zero(), Fx::zero(), a.opening(Fx::one()), ignore), std::invalid_argument);
+    CHECK_THROWS_AS(a.visit(Fx::zero(), Fx::zero(), shallow.opening(Fx::one()), ignore), std::invalid_argument);
+    CHECK_THROWS_AS(a.visit(Fx::zero(), Fx::zero(), AggregateTree::Opening{}, ignore), std::invalid_argument);
+    CHECK_NOTHROW(shallow.visit(Fx::zero(), Fx::zero(), a.opening(Fx::one()), ignore));
 }
