@@ -118,13 +118,23 @@ void AggregateTree::rebuild_cell(std::span<const WeightedPoint> points, int64_t 
     const uint32_t n = static_cast<uint32_t>(points.size());
     nodes_.clear();
     inner_levels_ = 0;
+    root_size_ = 0;
     order_.resize(n);
     scratch_.resize(n);
     for (uint32_t i = 0; i < n; ++i) order_[i] = i;
     if (n == 0) return;
     const uint32_t depth_limit = max_depth < max_depth_limit ? max_depth : max_depth_limit;
     uint32_t root = 0;
-    build_node(points, 0, n, center_x, center_y, size < one_raw ? one_raw : size, 0, depth_limit, root);
+    root_size_ = size < one_raw ? one_raw : size;
+    build_node(points, 0, n, center_x, center_y, root_size_, 0, depth_limit, root);
+    com_min_x_ = com_max_x_ = nodes_[0].com_x;
+    com_min_y_ = com_max_y_ = nodes_[0].com_y;
+    for (const Node& node : nodes_) {
+        com_min_x_ = node.com_x < com_min_x_ ? node.com_x : com_min_x_;
+        com_max_x_ = node.com_x > com_max_x_ ? node.com_x : com_max_x_;
+        com_min_y_ = node.com_y < com_min_y_ ? node.com_y : com_min_y_;
+        com_max_y_ = node.com_y > com_max_y_ ? node.com_y : com_max_y_;
+    }
 }
 
 AggregateTree::Sums AggregateTree::build_node(std::span<const WeightedPoint> points, uint32_t start, uint32_t len,
@@ -133,7 +143,6 @@ AggregateTree::Sums AggregateTree::build_node(std::span<const WeightedPoint> poi
     const uint32_t index = static_cast<uint32_t>(nodes_.size());
     index_out = index;
     nodes_.push_back(Node{});  // filled in below: children push more nodes, so no reference is held
-    std::array<uint32_t, 4> children{no_child, no_child, no_child, no_child};
     Sums sums;
     const bool leaf = len <= 1 || depth >= max_depth;
     if (leaf) {
@@ -160,18 +169,18 @@ AggregateTree::Sums AggregateTree::build_node(std::span<const WeightedPoint> poi
             if (counts[q] == 0) continue;
             const int64_t child_cx = cx + ((q & 1u) != 0 ? quarter : -quarter);
             const int64_t child_cy = cy + ((q & 2u) != 0 ? quarter : -quarter);
+            uint32_t child = 0;  // preorder: the children follow in quadrant order
             sums.add(build_node(points, first[q], counts[q], child_cx, child_cy, size >> 1, depth + 1, max_depth,
-                                children[q]));
+                                child));
         }
     }
 
     Node& node = nodes_[index];
     node.start = start;
     node.len = len;
-    node.size_raw = size;
     node.weight_raw = sums.weight;
-    node.children = children;
-    node.leaf = leaf;
+    node.skip = static_cast<uint32_t>(nodes_.size());  // the subtree is [index, skip)
+    node.level = leaf ? leaf_level : static_cast<uint8_t>(depth);
     node.depth = static_cast<uint8_t>(depth);  // <= max_depth_limit
     if (!leaf && depth + 1 > inner_levels_) inner_levels_ = depth + 1;
     if (sums.weight != 0) {
@@ -193,9 +202,11 @@ void AggregateTree::summarize(Fx x, Fx y, Fx theta, std::vector<Summary>& out) c
 
 AggregateTree::Opening AggregateTree::opening(Fx theta) const {
     Opening o;
-    o.root_size_ = nodes_.empty() ? -1 : nodes_[0].size_raw;
+    o.root_size_ = nodes_.empty() ? -1 : root_size_;
     o.levels_ = inner_levels_;
     o.theta_raw_ = theta.raw();
+    o.walk_beyond_.fill(INT64_MAX);
+    o.walk_beyond_[leaf_level] = -1;
     if (theta.raw() <= 0) return o;  // no inner cell is ever tested
     const uint64_t t = static_cast<uint64_t>(theta.raw());
     const uint64_t t2 = t * t;  // < 2^62, > 0
@@ -210,6 +221,7 @@ AggregateTree::Opening AggregateTree::opening(Fx theta) const {
             uint64_t rem = 0;
             o.beyond_[k] = detail::div_u128_u64(sq.hi, sq.lo, t2, rem);
         }
+        o.walk_beyond_[k] = o.beyond_[k] > uint64_t{INT64_MAX} ? INT64_MAX : static_cast<int64_t>(o.beyond_[k]);
     }
     return o;
 }
@@ -217,7 +229,7 @@ AggregateTree::Opening AggregateTree::opening(Fx theta) const {
 void AggregateTree::check_opening(const Opening& opening) const {
     // The thresholds depend on the root width and theta alone; the depth bound says which
     // were computed. An opening from another tree of the same root width is as good.
-    if (opening.root_size_ != nodes_[0].size_raw || opening.levels_ < inner_levels_) {
+    if (opening.root_size_ != root_size_ || opening.levels_ < inner_levels_) {
         throw std::invalid_argument("AggregateTree::visit: the opening was made for another tree");
     }
 }

@@ -129,6 +129,12 @@ public:
         // beyond_[k] = floor(S_k^2 / t^2), saturated to UINT64_MAX (then nothing in the fast
         // path's range is far, which is exact: the true quotient is >= 2^64 > every d^2 < 2^63).
         std::array<uint64_t, max_depth_limit + 1> beyond_{};
+        // The same decisions as one signed comparison per node, for a walk whose every
+        // |dx|, |dy| < 2^31 (so d^2 < 2^63): index a node by its level (its depth if inner,
+        // leaf_level if a leaf). Inner: beyond_[k] capped at INT64_MAX (above every such d^2,
+        // as is beyond_[k] when larger), or INT64_MAX when theta <= 0 (no inner cell is far).
+        // Leaf: -1, below every d^2 >= 0 (a leaf is always emitted).
+        std::array<int64_t, max_depth_limit + 2> walk_beyond_{};
     };
 
     // The opening test at theta for this tree, computed once (one division per depth that has
@@ -159,22 +165,26 @@ public:
 
     // Same nodes and same member order (the build's scratch buffer is not part of a tree).
     friend bool operator==(const AggregateTree& a, const AggregateTree& b) {
-        return a.nodes_ == b.nodes_ && a.order_ == b.order_;
+        return a.root_size_ == b.root_size_ && a.nodes_ == b.nodes_ && a.order_ == b.order_;
     }
 
 private:
-    static constexpr uint32_t no_child = 0xFFFFFFFFu;
-
+    // The walk's whole working set, 32 bytes (two to a cache line, and an index scales by a
+    // shift). Nodes are stored in preorder with the children in quadrant order, so a node's
+    // first child is the next node and `skip` (the first node after its subtree) is where the
+    // walk goes when it accepts the node: the walk needs no child list and no stack, and visits
+    // exactly the nodes, in exactly the order, of a depth-first walk quadrant 0 first.
+    // A cell's width is not stored: it is the root's width >> depth.
+    static constexpr uint8_t leaf_level = max_depth_limit + 1;  // above every inner depth
     struct Node {
         int32_t com_x = 0;      // Fx raw
         int32_t com_y = 0;
         int64_t weight_raw = 0;
-        int64_t size_raw = 0;   // exact cell width; can exceed the Fx range for a fitted root
         uint32_t start = 0;
         uint32_t len = 0;
-        std::array<uint32_t, 4> children{no_child, no_child, no_child, no_child};
-        bool leaf = true;
-        uint8_t depth = 0;      // root 0; size_raw == root's size_raw >> depth
+        uint32_t skip = 0;      // index of the first node after this one's subtree
+        uint8_t depth = 0;      // root 0; the cell width is root_size_ >> depth
+        uint8_t level = leaf_level;  // depth for an inner node, leaf_level for a leaf
         friend bool operator==(const Node&, const Node&) = default;
     };
     struct Sums;
@@ -186,6 +196,10 @@ private:
     void check_opening(const Opening& opening) const;  // throws if made for another tree
 
     std::vector<Node> nodes_;
+    int64_t root_size_ = 0;          // exact root width; can exceed the Fx range for a fitted root
+    // The bounding box of every node's centroid (empty tree: unused). A viewer within 2^31 - 1
+    // of it on both axes is within 2^31 - 1 of every centroid: its walk takes the fast path.
+    int32_t com_min_x_ = 0, com_min_y_ = 0, com_max_x_ = 0, com_max_y_ = 0;
     uint32_t inner_levels_ = 0;      // 1 + the deepest inner (non-leaf) node's depth; 0 if none
     std::vector<uint32_t> order_;    // input indices, each node's members contiguous
     std::vector<uint32_t> scratch_;  // the stable split's buffer; kept to reuse on rebuild
@@ -195,36 +209,57 @@ template <class F>
 void AggregateTree::visit(Fx x, Fx y, const Opening& opening, F&& on_summary) const {
     if (nodes_.empty()) return;
     check_opening(opening);
-    // Explicit stack, not recursion: this is the per-viewer hot path. Bound: an opened node
-    // is at depth <= max_depth_limit - 1 and leaves at most 3 unvisited siblings pending per
-    // level above it, then pushes 4, so the stack never exceeds 3 * max_depth_limit + 4.
-    std::array<uint32_t, 3 * max_depth_limit + 4> stack;
-    uint32_t top = 0;
-    stack[top++] = 0;
-    const bool aggregate = opening.theta_raw_ > 0;
+    // Stackless preorder walk, the per-viewer hot path: an accepted node (a leaf, or a cell far
+    // enough to summarise) is emitted and its subtree skipped; an opened node goes on to its
+    // first child, the next node. The same nodes in the same order as a depth-first walk with
+    // quadrant 0 first, so summaries come out in member order.
     const int64_t vx = x.raw(), vy = y.raw();
+    const int64_t root_size = root_size_;
     const Node* const nodes = nodes_.data();
-    while (top > 0) {
-        const Node& node = nodes[stack[--top]];
-        bool accept = node.leaf;
+    const uint32_t end = static_cast<uint32_t>(nodes_.size());
+    auto emit = [&on_summary, root_size](const Node& node) {
+        Summary s;
+        s.x = Fx::from_raw(node.com_x);
+        s.y = Fx::from_raw(node.com_y);
+        s.weight_raw = node.weight_raw;
+        s.count = node.len;
+        s.size = Fx::from_raw(detail::saturate32(root_size >> node.depth));
+        s.start_ = node.start;
+        on_summary(static_cast<const Summary&>(s));
+    };
+    constexpr int64_t near = (int64_t{1} << 31) - 1;
+    if (vx - com_min_x_ <= near && com_max_x_ - vx <= near && vy - com_min_y_ <= near && com_max_y_ - vy <= near) {
+        // Every |dx|, |dy| < 2^31: the decision is Opening::is_far's fast path (or "leaf"), one
+        // signed comparison against the node's level's threshold.
+        const int64_t* const beyond = opening.walk_beyond_.data();
+        uint32_t i = 0;
+        while (i < end) {
+            const Node& node = nodes[i];
+            const int64_t dx = int64_t{node.com_x} - vx, dy = int64_t{node.com_y} - vy;
+            if (dx * dx + dy * dy > beyond[node.level]) {
+                emit(node);
+                i = node.skip;
+            } else {
+                ++i;  // an inner node has at least one child, stored right after it
+            }
+        }
+        return;
+    }
+    const bool aggregate = opening.theta_raw_ > 0;
+    uint32_t i = 0;
+    while (i < end) {
+        const Node& node = nodes[i];
+        bool accept = node.level == leaf_level;
         if (!accept && aggregate) {
-            // |dx|, |dy| < 2^32 (two Fx apart); size_raw < 2^33 (the widest fitted root).
-            accept = opening.is_far(node.depth, node.size_raw, int64_t{node.com_x} - vx, int64_t{node.com_y} - vy);
+            // |dx|, |dy| < 2^32 (two Fx apart); the width < 2^33 (the widest fitted root).
+            accept = opening.is_far(node.depth, root_size >> node.depth, int64_t{node.com_x} - vx,
+                                    int64_t{node.com_y} - vy);
         }
         if (accept) {
-            Summary s;
-            s.x = Fx::from_raw(node.com_x);
-            s.y = Fx::from_raw(node.com_y);
-            s.weight_raw = node.weight_raw;
-            s.count = node.len;
-            s.size = Fx::from_raw(detail::saturate32(node.size_raw));
-            s.start_ = node.start;
-            on_summary(static_cast<const Summary&>(s));
+            emit(node);
+            i = node.skip;
         } else {
-            // Reverse, so quadrant 0 is visited first and summaries come out in member order.
-            for (uint32_t q = 4; q-- > 0;) {
-                if (node.children[q] != no_child) stack[top++] = node.children[q];
-            }
+            ++i;  // an inner node has at least one child, stored right after it
         }
     }
 }

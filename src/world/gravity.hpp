@@ -44,6 +44,36 @@ struct InvPow32Table {
 inline constexpr InvPow32Table inv_pow32{};
 static_assert(inv_pow32.v[64] == (1u << 18) && inv_pow32.v[256] == (1u << 15));
 
+// The kernel's per-entry working set in one place: value and step to the next entry
+// (inv_pow32 is decreasing), so the interpolation is one lookup and no subtraction.
+struct InvPow32Step {
+    uint32_t value;  // inv_pow32.v[i]
+    uint32_t drop;   // inv_pow32.v[i] - inv_pow32.v[i + 1]
+};
+struct InvPow32Steps {
+    std::array<InvPow32Step, 256> v{};
+    constexpr InvPow32Steps() {
+        for (uint32_t i = 64; i < 256; ++i) v[i] = {inv_pow32.v[i], inv_pow32.v[i] - inv_pow32.v[i + 1u]};
+    }
+};
+inline constexpr InvPow32Steps inv_pow32_steps{};
+
+// By the index of x's top bit, bits - 1 (32..58 for bits 33..59, as in add_pull): the even
+// normalising shift 2k and the final shift minus one, 3k - 2, so the kernel does no
+// arithmetic on k.
+struct KernelShifts {
+    std::array<uint8_t, 64> two_k{};
+    std::array<uint8_t, 64> shift_less_one{};
+    constexpr KernelShifts() {
+        for (uint32_t top = 32; top < 64; ++top) {
+            const uint32_t k = (top + 1u - 31u) / 2u;
+            two_k[top] = static_cast<uint8_t>(2u * k);
+            shift_less_one[top] = static_cast<uint8_t>(3u * k - 2u);
+        }
+    }
+};
+inline constexpr KernelShifts kernel_shifts{};
+
 // Per-axis acceleration in Q32.32 (value * 2^32), an int64 so that the sum of many weak pulls
 // keeps bits a Q16.16 accumulator would round away before the one final rounding.
 struct Pull {
@@ -82,25 +112,29 @@ constexpr void add_pull(Pull& acc, int32_t dx, int32_t dy, uint32_t strength_raw
     const int64_t sx = dx, sy = dy;
     const uint64_t x = static_cast<uint64_t>(sx * sx) + static_cast<uint64_t>(sy * sy) + soft2;  // < 2^59
     // x >= soft2 >= 2^32, so x | 1 == x for the count: it only tells the compiler x != 0.
-    const uint32_t bits = 64u - static_cast<uint32_t>(std::countl_zero(x | 1u));  // 33..59
-    const uint32_t k = (bits - 31u) / 2u;            // x = m * 4^k, m in [2^30, 2^32)
-    const uint64_t m = x >> (2u * k);
+    // The top bit's index, bits - 1 where bits (33..59) is x's length: 63 - clz, written as
+    // 63 ^ clz (the same for clz in [0, 63]) so the compiler emits one bit-scan.
+    const uint32_t top = 63u ^ static_cast<uint32_t>(std::countl_zero(x | 1u));  // 32..58
+    // k = (bits - 31) / 2: x = m * 4^k, m in [2^30, 2^32).
+    const uint64_t m = x >> kernel_shifts.two_k[top];
     const uint32_t i = static_cast<uint32_t>(m >> 24);             // 64..255
     const uint64_t f = (m >> 8) & 0xFFFFu;           // interpolation weight, 16 bits
-    const uint64_t hi = inv_pow32.v[i], lo = inv_pow32.v[i + 1u];
-    const uint64_t t = hi - (((hi - lo) * f) >> 16);  // m^(-3/2) * 2^63, in [2^15, 2^18]
+    const InvPow32Step e = inv_pow32_steps.v[i];
+    // hi - ((hi - lo) * f >> 16), hi = inv_pow32.v[i], lo = inv_pow32.v[i + 1]
+    const uint64_t t = uint64_t{e.value} - ((uint64_t{e.drop} * f) >> 16);  // m^(-3/2) * 2^63, in [2^15, 2^18]
     // a = S * d * x^(-3/2) with x^(-3/2) = t * 2^(-63 - 3k); in Q32.32 that is
     // S * d * t * 2^(-15 - 3k). S * t < 2^49; dropping 16 bits first keeps the product with
     // d (|d| <= 2^28) below 2^62.
     const int64_t q = static_cast<int64_t>((uint64_t{strength_raw} * t) >> 16);
-    const uint32_t shift = 3u * k - 1u;              // >= 2 because x >= 2^32 gives k >= 1
-    const int64_t half = int64_t{1} << (shift - 1u);
+    // Rounded shift by 3k - 1 (>= 2 because x >= 2^32 gives k >= 1): (v + 2^(s-1)) >> s equals
+    // ((v >> (s - 1)) + 1) >> 1 for every v (floors of the same quotient), one add cheaper.
+    const uint32_t s1 = kernel_shifts.shift_less_one[top];
     if constexpr (Clamp) {
-        acc.x += clamp_pull((q * sx + half) >> shift);
-        acc.y += clamp_pull((q * sy + half) >> shift);
+        acc.x += clamp_pull(((q * sx >> s1) + 1) >> 1);
+        acc.y += clamp_pull(((q * sy >> s1) + 1) >> 1);
     } else {
-        acc.x += (q * sx + half) >> shift;
-        acc.y += (q * sy + half) >> shift;
+        acc.x += ((q * sx >> s1) + 1) >> 1;
+        acc.y += ((q * sy >> s1) + 1) >> 1;
     }
 }
 

@@ -21,7 +21,7 @@ namespace {
 
 // One pellet's walk: summaries from its position, one pull each, straight from the tree's
 // visitor (no buffer of summaries). Clamp as in detail::add_pull.
-template <bool Clamp>
+template <bool Clamp, bool Saturate>
 void add_pulls_through(const AggregateTree& tree, const std::vector<Pellet>& pellets,
                        const AggregateTree::Opening& opening, uint64_t soft2, std::vector<detail::Pull>& pulls) {
     const uint32_t n = static_cast<uint32_t>(pellets.size());
@@ -33,8 +33,10 @@ void add_pulls_through(const AggregateTree& tree, const std::vector<Pellet>& pel
             const int32_t dx = s.x.raw() - px, dy = s.y.raw() - py;
             if ((dx | dy) == 0) return;
             // weight_raw >= 0 (pellet_strength >= 0 after validate()), saturated like
-            // Summary::weight() but without its branches.
-            const uint32_t strength = static_cast<uint32_t>(s.weight_raw < INT32_MAX ? s.weight_raw : INT32_MAX);
+            // Summary::weight() but without its branches. Saturate = false: the caller has
+            // checked that all pellets together weigh at most INT32_MAX, so no summary can.
+            const uint32_t strength = static_cast<uint32_t>(
+                !Saturate || s.weight_raw < INT32_MAX ? s.weight_raw : INT32_MAX);
             detail::add_pull<Clamp>(acc, dx, dy, strength, soft2);
         });
         pulls[i] = acc;
@@ -48,10 +50,14 @@ void PelletField::add_pellet_pulls(const std::vector<Pellet>& pellets, const Wor
     const uint64_t soft2 = static_cast<uint64_t>(int64_t{c.softening.raw()} * c.softening.raw());
     // One opening per tick: the per-depth thresholds at config.theta for this tree.
     const AggregateTree::Opening opening = tree_.opening(c.theta);
+    // Every summary weighs count * pellet_strength <= pellets.size() * pellet_strength.
+    const bool saturate = int64_t{c.pellet_strength.raw()} * static_cast<int64_t>(pellets.size()) > INT32_MAX;
     if (never_clamps) {
-        add_pulls_through<false>(tree_, pellets, opening, soft2, pulls);
+        if (saturate) add_pulls_through<false, true>(tree_, pellets, opening, soft2, pulls);
+        else add_pulls_through<false, false>(tree_, pellets, opening, soft2, pulls);
     } else {
-        add_pulls_through<true>(tree_, pellets, opening, soft2, pulls);
+        if (saturate) add_pulls_through<true, true>(tree_, pellets, opening, soft2, pulls);
+        else add_pulls_through<true, false>(tree_, pellets, opening, soft2, pulls);
     }
 }
 

@@ -32,9 +32,9 @@ world::World fixed_world(uint32_t n) {
 // ---- The float twin: world::step with float for Fx, and nothing else changed. The tree is
 // a float copy of core's AggregateTree (root cell = the arena, the same stable counting split
 // by centre lines, bottom-up weight and centroid sums, leaves at the same depth bound), walked
-// the same way (explicit stack, quadrant 0 first, a visitor that turns each summary not
+// the same way (stackless, nodes in preorder with skip indices, quadrant 0 first, a visitor that turns each summary not
 // centred on the pellet straight into a pull, no buffer). The opening test is the same
-// per-depth threshold, d^2 > (size_k / theta)^2, computed once per tick. So the ratio prices
+// per-depth threshold, d^2 > (size_k / theta)^2, computed once per tick (a leaf's below zero). So the ratio prices
 // the number format, not the algorithm.
 struct FPellet { float x, y, vx, vy; };
 struct FWell { float x, y; };
@@ -54,40 +54,41 @@ public:
         build(points, 0, n, cx, cy, root_size_, 0, max_depth);
     }
 
-    // The opening test per depth, once per tick: a cell at depth k is far when
-    // d^2 > (size_k / theta)^2, as core's AggregateTree::Opening.
-    void opening(float theta, std::array<float, 49>& beyond) const {
+    // The opening test per level, once per tick: a cell at depth k is far when
+    // d^2 > (size_k / theta)^2, as core's AggregateTree::Opening; a leaf (level leaf_level)
+    // always, its threshold below every d^2.
+    void opening(float theta, std::array<float, 50>& beyond) const {
         float size = root_size_;
         for (float& b : beyond) { b = size * size / (theta * theta); size *= 0.5f; }
+        beyond[leaf_level] = -1.0f;
     }
 
-    // The visitor walk: explicit stack, quadrant 0 first, each summary straight to the callback.
+    // The visitor walk, as core's: nodes in preorder, stackless (an accepted node jumps past its
+    // subtree, an opened one steps to its first child), one comparison per node, quadrant 0
+    // first, each summary straight to the callback.
     template <class F>
-    void visit(float x, float y, const std::array<float, 49>& beyond, F&& on_summary) const {
-        if (nodes_.empty()) return;
-        std::array<uint32_t, 3 * 48 + 4> stack;
-        uint32_t top = 0;
-        stack[top++] = 0;
+    void visit(float x, float y, const std::array<float, 50>& beyond, F&& on_summary) const {
         const Node* nodes = nodes_.data();
-        while (top > 0) {
-            const Node& node = nodes[stack[--top]];
+        const auto end = static_cast<uint32_t>(nodes_.size());
+        uint32_t i = 0;
+        while (i < end) {
+            const Node& node = nodes[i];
             const float dx = node.x - x, dy = node.y - y;
-            if (node.leaf || dx * dx + dy * dy > beyond[node.depth]) {
+            if (dx * dx + dy * dy > beyond[node.level]) {
                 on_summary(FSummary{node.x, node.y, node.w, node.size, node.len, node.start});
+                i = node.skip;
             } else {
-                for (uint32_t q = 4; q-- > 0;) if (node.children[q] != none) stack[top++] = node.children[q];
+                ++i;
             }
         }
     }
 
 private:
-    static constexpr uint32_t none = 0xFFFFFFFFu;
-    struct Node {
+    static constexpr uint8_t leaf_level = 49;
+    struct Node {  // 32 bytes, as core's
         float x, y, w, size;
-        uint32_t start, len;
-        std::array<uint32_t, 4> children;
-        bool leaf;
-        uint8_t depth;
+        uint32_t start, len, skip;
+        uint8_t depth, level;
     };
     struct Sums { float w = 0, wx = 0, wy = 0, sx = 0, sy = 0; };
 
@@ -95,7 +96,6 @@ private:
                uint32_t d, uint32_t max_depth) {
         const auto index = static_cast<uint32_t>(nodes_.size());
         nodes_.push_back({});
-        std::array<uint32_t, 4> children{none, none, none, none};
         Sums s;
         const bool leaf = len <= 1 || d >= max_depth;
         if (leaf) {
@@ -115,7 +115,6 @@ private:
             const float quarter = size * 0.25f;
             for (uint32_t q = 0; q < 4; ++q) {
                 if (counts[q] == 0) continue;
-                children[q] = static_cast<uint32_t>(nodes_.size());
                 const Sums c = build(points, first[q], counts[q], cx + ((q & 1u) ? quarter : -quarter),
                                      cy + ((q & 2u) ? quarter : -quarter), size * 0.5f, d + 1, max_depth);
                 s.w += c.w; s.wx += c.wx; s.wy += c.wy; s.sx += c.sx; s.sy += c.sy;
@@ -124,7 +123,8 @@ private:
         Node& node = nodes_[index];
         const bool weighted = s.w != 0.0f;
         node = {weighted ? s.wx / s.w : s.sx / static_cast<float>(len), weighted ? s.wy / s.w : s.sy / static_cast<float>(len),
-                s.w, size, start, len, children, leaf, static_cast<uint8_t>(d)};
+                s.w, size, start, len, static_cast<uint32_t>(nodes_.size()), static_cast<uint8_t>(d),
+                static_cast<uint8_t>(leaf ? leaf_level : d)};
         return s;
     }
 
@@ -156,14 +156,15 @@ struct FloatWorld {
         p = std::fmin(std::fmax(p, 0.0f), arena_);
     }
 
-    void step() {
+    // noinline: one call per tick, so a profiler can attribute a tick's cost (callgrind).
+    [[gnu::noinline]] void step() {
         const uint32_t n = static_cast<uint32_t>(pellets.size());
         points.resize(n);
         for (uint32_t i = 0; i < n; ++i) points[i] = {pellets[i].x, pellets[i].y, pellet_strength};
         tree.rebuild_in(points, arena / 2, arena / 2, arena, max_depth);
         ax.assign(n, 0);
         ay.assign(n, 0);
-        std::array<float, 49> beyond;
+        std::array<float, 50> beyond;
         tree.opening(theta, beyond);
         for (uint32_t i = 0; i < n; ++i) {
             const float px = pellets[i].x, py = pellets[i].y;
