@@ -2,6 +2,7 @@
 // not. decode() reads untrusted bytes (a network peer, a fuzzer): it must never read past the
 // span, never trust a count before checking the bytes that would hold it, and never throw.
 #include <cstring>
+#include <type_traits>
 
 #include "world/world.hpp"
 
@@ -70,42 +71,21 @@ private:
 };
 
 void write_config(Writer& w, const WorldConfig& c) {
-    w.u64(c.seed);
-    w.u32(c.tick_hz);
-    w.fx(c.arena_size);
-    w.u32(c.pellet_count);
-    w.u32(c.max_players);
-    w.fx(c.well_strength);
-    w.fx(c.pellet_strength);
-    w.fx(c.softening);
-    w.fx(c.capture_radius);
-    w.fx(c.steer_gain);
-    w.fx(c.steer_damping);
-    w.fx(c.max_well_accel);
-    w.fx(c.max_pellet_speed);
-    w.fx(c.wall_restitution);
-    w.fx(c.theta);
-    w.u32(c.tree_max_depth);
+    for_each_config_field(c, [&w](std::string_view, auto field) {
+        if constexpr (std::is_same_v<decltype(field), uint64_t>) w.u64(field);
+        else if constexpr (std::is_same_v<decltype(field), uint32_t>) w.u32(field);
+        else w.fx(field);
+    });
 }
 
 WorldConfig read_config(Reader& r) {
     WorldConfig c;
-    c.seed = r.u64();
-    c.tick_hz = r.u32();
-    c.arena_size = r.fx();
-    c.pellet_count = r.u32();
-    c.max_players = r.u32();
-    c.well_strength = r.fx();
-    c.pellet_strength = r.fx();
-    c.softening = r.fx();
-    c.capture_radius = r.fx();
-    c.steer_gain = r.fx();
-    c.steer_damping = r.fx();
-    c.max_well_accel = r.fx();
-    c.max_pellet_speed = r.fx();
-    c.wall_restitution = r.fx();
-    c.theta = r.fx();
-    c.tree_max_depth = r.u32();
+    for_each_config_field(c, [&r](std::string_view, auto& field) {
+        using T = std::remove_reference_t<decltype(field)>;
+        if constexpr (std::is_same_v<T, uint64_t>) field = r.u64();
+        else if constexpr (std::is_same_v<T, uint32_t>) field = r.u32();
+        else field = r.fx();
+    });
     return c;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 #include "core/integrate.hpp"
 #include "world/gravity.hpp"
@@ -252,22 +253,11 @@ void step(World& w, std::span<const Input> inputs) {
 //   world:   tick u64, then the five section digests above, in that order.
 namespace {
 void write_config(StateDigest& d, const WorldConfig& c) {
-    d.write_u64(c.seed);
-    d.write_u32(c.tick_hz);
-    d.write_fx(c.arena_size);
-    d.write_u32(c.pellet_count);
-    d.write_u32(c.max_players);
-    d.write_fx(c.well_strength);
-    d.write_fx(c.pellet_strength);
-    d.write_fx(c.softening);
-    d.write_fx(c.capture_radius);
-    d.write_fx(c.steer_gain);
-    d.write_fx(c.steer_damping);
-    d.write_fx(c.max_well_accel);
-    d.write_fx(c.max_pellet_speed);
-    d.write_fx(c.wall_restitution);
-    d.write_fx(c.theta);
-    d.write_u32(c.tree_max_depth);
+    for_each_config_field(c, [&d](std::string_view, auto field) {
+        if constexpr (std::is_same_v<decltype(field), uint64_t>) d.write_u64(field);
+        else if constexpr (std::is_same_v<decltype(field), uint32_t>) d.write_u32(field);
+        else d.write_fx(field);
+    });
 }
 }  // namespace
 
@@ -342,22 +332,12 @@ std::string dump(const World& w) {
     auto fx = [](Fx v) { return std::to_string(v.raw()); };
     const WorldConfig& c = w.config;
     line("tick", std::to_string(w.tick));
-    line("config.seed", std::to_string(c.seed));
-    line("config.tick_hz", std::to_string(c.tick_hz));
-    line("config.arena_size", fx(c.arena_size));
-    line("config.pellet_count", std::to_string(c.pellet_count));
-    line("config.max_players", std::to_string(c.max_players));
-    line("config.well_strength", fx(c.well_strength));
-    line("config.pellet_strength", fx(c.pellet_strength));
-    line("config.softening", fx(c.softening));
-    line("config.capture_radius", fx(c.capture_radius));
-    line("config.steer_gain", fx(c.steer_gain));
-    line("config.steer_damping", fx(c.steer_damping));
-    line("config.max_well_accel", fx(c.max_well_accel));
-    line("config.max_pellet_speed", fx(c.max_pellet_speed));
-    line("config.wall_restitution", fx(c.wall_restitution));
-    line("config.theta", fx(c.theta));
-    line("config.tree_max_depth", std::to_string(c.tree_max_depth));
+    for_each_config_field(c, [&](std::string_view name, auto field) {
+        std::string value;
+        if constexpr (std::is_same_v<decltype(field), Fx>) value = fx(field);
+        else value = std::to_string(field);
+        line("config." + std::string(name), value);
+    });
     line("wells.count", std::to_string(w.wells.size()));
     for (const Well& well : w.wells) {
         const std::string k = "well[" + std::to_string(well.player) + "].";

@@ -45,6 +45,29 @@ struct WorldConfig {
 };
 WorldConfig default_config();
 
+// Every field of a WorldConfig with its name, in the one canonical order that the digest, the
+// snapshot writer and reader and the text dump share: f(name, field) for each, the field a
+// uint64_t, uint32_t or Fx (const or not, as Config is). A new knob is added here once.
+template <class Config, class F>
+constexpr void for_each_config_field(Config& c, F&& f) {
+    f("seed", c.seed);
+    f("tick_hz", c.tick_hz);
+    f("arena_size", c.arena_size);
+    f("pellet_count", c.pellet_count);
+    f("max_players", c.max_players);
+    f("well_strength", c.well_strength);
+    f("pellet_strength", c.pellet_strength);
+    f("softening", c.softening);
+    f("capture_radius", c.capture_radius);
+    f("steer_gain", c.steer_gain);
+    f("steer_damping", c.steer_damping);
+    f("max_well_accel", c.max_well_accel);
+    f("max_pellet_speed", c.max_pellet_speed);
+    f("wall_restitution", c.wall_restitution);
+    f("theta", c.theta);
+    f("tree_max_depth", c.tree_max_depth);
+}
+
 // Limits a config (and so a snapshot) must respect; validate() names the first violation.
 inline constexpr uint32_t max_pellet_count = 1u << 17;   // 131,072
 inline constexpr uint32_t max_player_limit = 64;
