@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/fixed.hpp"
-#include "core/timestep.hpp"
-#include "world/scenario.hpp"
-#include "world/world.hpp"
+#include "tandem/core/fixed.hpp"
+#include "tandem/core/timestep.hpp"
+#include "tandem/world/scenario.hpp"
+#include "tandem/world/world.hpp"
 
 using emscripten::val;
 

@@ -8,8 +8,8 @@
 #include <iterator>
 #include <ostream>
 
-#include "world/scenario.hpp"
-#include "world/world.hpp"
+#include "tandem/world/scenario.hpp"
+#include "tandem/world/world.hpp"
 
 namespace tandem::cli {
 

@@ -1,9 +1,9 @@
 // The aggregate tree's build (stable quadrant splits, exact integer sums) and its walk
 // (explicit fixed-size stack, exact squared opening test). Nothing here may depend on a
 // library's choice of order, round a sum, or allocate during a walk.
-#include "core/aggregate.hpp"
+#include "tandem/core/aggregate.hpp"
 
-#include "core/wide.hpp"
+#include "tandem/core/wide.hpp"
 
 #include <stdexcept>
 

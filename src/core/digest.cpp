@@ -1,7 +1,7 @@
 // StateDigest's engine: XXH3-64 from the system's xxhash.h, compiled into this file only
 // (header-only, XXH_INLINE_ALL) so no other file sees xxHash. It must never hash host-order
 // bytes on a big-endian machine: every multi-byte field reaches XXH3 little-endian.
-#include "core/digest.hpp"
+#include "tandem/core/digest.hpp"
 
 #include <algorithm>
 #include <new>

@@ -1,10 +1,10 @@
 // Out-of-line Fx functions: square root, vector length/distance/normalize, decimal
 // text and the render-edge float conversions. Integer-only except to_f32/to_f64, so every
 // build (native, i686, big-endian, wasm) computes identical bits.
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 #include "core/sqrt_segments.hpp"
 
-#include "core/wide.hpp"
+#include "tandem/core/wide.hpp"
 
 #include <bit>
 #include <cstddef>

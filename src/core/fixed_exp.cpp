@@ -4,7 +4,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 namespace tandem {
 namespace {

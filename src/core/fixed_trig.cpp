@@ -1,7 +1,7 @@
 // Trigonometry on Fx: sin, cos, atan2, atan, asin, acos, each within 1 LSB of the exact
 // value for every input and bit-identical on every build. Integers only: never float,
 // double, libm, __int128 or a pointer-width type here, and no signed overflow.
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 #include "core/sqrt_segments.hpp"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 // The exactly rounded arithmetic behind the integrators and the timestep helpers. Each
 // result is computed exactly in 64 or 128 bits (Wide) and rounded once; nothing here may
 // round twice where once is possible, or overflow for any input.
-#include "core/integrate.hpp"
+#include "tandem/core/integrate.hpp"
 
-#include "core/wide.hpp"
+#include "tandem/core/wide.hpp"
 
 namespace tandem {
 

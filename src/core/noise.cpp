@@ -1,7 +1,7 @@
 // ValueNoise: the lattice hash and both interpolations. The Fx path is integer-only; the f32
 // path uses only int<->float conversion and + - * / on floats, never libm (not even floor),
 // and must never be evaluated with excess precision (guarded below).
-#include "core/noise.hpp"
+#include "tandem/core/noise.hpp"
 
 #include <cfloat>
 

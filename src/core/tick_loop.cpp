@@ -1,7 +1,7 @@
 // TickLoop: the grid arithmetic and the frame-budget check. Wall-clock instants are
 // arbitrary int64_t values, so differences are taken in uint64_t where they cannot
 // overflow; every ordered container here is a vector with an order we choose.
-#include "core/tick_loop.hpp"
+#include "tandem/core/tick_loop.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // FixedTimestep and Periodic: the accumulator arithmetic, in integer nanoseconds, with every
 // sum bounded so it cannot overflow. Nothing here reads a clock or keeps a float.
-#include "core/timestep.hpp"
+#include "tandem/core/timestep.hpp"
 
 #include <cstdlib>
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/aggregate.hpp"
+#include "tandem/core/aggregate.hpp"
 #include "world/gravity.hpp"
-#include "world/world.hpp"
+#include "tandem/world/world.hpp"
 
 namespace tandem::world {
 

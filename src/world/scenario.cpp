@@ -2,7 +2,7 @@
 // and the world's own state, so a run can be resumed or replayed from any tick without
 // carrying generator state. Scripts may use only integer and Fx arithmetic (no float, no
 // clock, no container whose order a library chooses).
-#include "world/scenario.hpp"
+#include "tandem/world/scenario.hpp"
 
 #include <array>
 

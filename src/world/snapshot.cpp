@@ -4,7 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "world/world.hpp"
+#include "tandem/world/world.hpp"
 
 namespace tandem::world {
 

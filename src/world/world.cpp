@@ -1,13 +1,13 @@
 // World construction, the tick (step), digests and the text dump. Every loop here runs in an
 // order this file defines (pellet index, well player id, canonical input order); none may
 // iterate an unordered container, compare pointers or let a library pick an order of ties.
-#include "world/world.hpp"
+#include "tandem/world/world.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <type_traits>
 
-#include "core/integrate.hpp"
+#include "tandem/core/integrate.hpp"
 #include "world/gravity.hpp"
 #include "world/pellet_field.hpp"
 

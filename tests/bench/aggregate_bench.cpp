@@ -1,7 +1,7 @@
 // Cost of the aggregate tree: build time per point and summaries per viewer at 1k, 10k and
 // 100k points, their growth exponents, and the price of fixed point as a measured ratio
 // against a float twin of the same algorithm. The float twin is test code: never product.
-#include "core/aggregate.hpp"
+#include "tandem/core/aggregate.hpp"
 
 #include <benchmark/benchmark.h>
 

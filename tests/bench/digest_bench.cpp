@@ -1,7 +1,7 @@
 // StateDigest throughput on arrays of 32-bit fields, beside memcpy of the same bytes in the
 // same run, so the ratio (goal: digest >= half of memcpy's bandwidth) is read off one
 // report. Timing only: nothing here checks digests, tests/core/digest_test.cpp does.
-#include "core/digest.hpp"
+#include "tandem/core/digest.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -11,7 +11,7 @@
 #include <ctime>
 #include <vector>
 
-#include "core/random.hpp"
+#include "tandem/core/random.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // in the same run: *, /, sqrt, length (and distance). Reported per element ("per_op").
 // Each loop writes an output array, so the float loops may be vectorised by the compiler:
 // that is the real alternative the simulation gives up, so it is what we compare against.
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 #include <benchmark/benchmark.h>
 

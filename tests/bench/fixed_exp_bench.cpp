@@ -8,7 +8,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 namespace {
 

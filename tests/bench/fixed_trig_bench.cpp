@@ -1,7 +1,7 @@
 // Cost of the Fx trigonometry next to glibc's float functions, over the same inputs in the
 // same run, so the ratio survives a busy or throttled machine. Floats here are only the
 // controls being timed against; nothing measured here feeds a simulation.
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/random.hpp"
-#include "world/world.hpp"
+#include "tandem/core/random.hpp"
+#include "tandem/world/world.hpp"
 
 using namespace tandem;
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "world/scenario.hpp"
-#include "world/world.hpp"
+#include "tandem/world/scenario.hpp"
+#include "tandem/world/world.hpp"
 
 using namespace tandem::cli;
 

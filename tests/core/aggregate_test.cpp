@@ -1,8 +1,8 @@
 // Properties of src/core/aggregate.*: the seed's Barnes-Hut claims (conservation, centroid,
 // members, distance decides detail, slow growth, the theta off switch) plus what fixed point
 // adds: exact sums, an exact opening boundary, input-order independence and a golden digest.
-#include "core/aggregate.hpp"
-#include "core/wide.hpp"
+#include "tandem/core/aggregate.hpp"
+#include "tandem/core/wide.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,10 +1,10 @@
 // Properties of src/core/digest.*: StateDigest is XXH3-64 of the little-endian bytes of the
 // fields in the order written, whatever the host and however the writes were grouped;
 // SetDigest ignores order. The golden digests must hold on every build, s390x included.
-#include "core/digest.hpp"
+#include "tandem/core/digest.hpp"
 
-#include "core/random.hpp"
-#include "core/slot_key.hpp"
+#include "tandem/core/random.hpp"
+#include "tandem/core/slot_key.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 using tandem::Fx;
 

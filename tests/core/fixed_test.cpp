@@ -1,7 +1,7 @@
 // Properties of src/core/fixed.*: exact or correctly rounded arithmetic, saturation, the
 // wrapping and checked variants, sqrt/length/normalize, decimal text, and golden hashes that
 // pin every build to the same bits. Dense random samples use an exact integer reference.
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Properties of src/core/fixed_trig.cpp: the 1 LSB bound against a long double reference,
 // exact symmetries, the edges of the domain, and golden hashes that make any changed
 // output a visible, deliberate break. long double appears here as a reference only.
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // Properties of src/core/integrate.*: the seed's claims about the three integrators stated
 // as measured numbers with named bounds, and the exactness of the fixed-timestep helpers.
 // Every reference here is exact integer arithmetic; no float decides a pass.
-#include "core/integrate.hpp"
-#include "core/wide.hpp"
+#include "tandem/core/integrate.hpp"
+#include "tandem/core/wide.hpp"
 
 #include <catch2/catch.hpp>
 

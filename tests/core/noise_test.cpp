@@ -1,7 +1,7 @@
 // Properties of src/core/noise.*: both forms of ValueNoise stay in [0, 1), are continuous,
 // hit the lattice values exactly on lattice points, agree with each other, and reproduce
 // the golden samples below on every build (the f32 ones included: no libm, no contraction).
-#include "core/noise.hpp"
+#include "tandem/core/noise.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Properties of src/core/random.hpp: mix64 and XorShift are pure integer functions of their
 // seed, so the golden vectors below must hold on every build (native, i686, aarch64, s390x,
 // wasm); a mismatch means the build drifted, never that the constants need refreshing.
-#include "core/random.hpp"
+#include "tandem/core/random.hpp"
 
 #include <catch2/catch.hpp>
 

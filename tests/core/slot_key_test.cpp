@@ -1,6 +1,6 @@
 // Properties of src/core/slot_key.hpp: encode packs index and generation losslessly in a
 // fixed layout (generation high, index low) that both ends of a stream hash alike.
-#include "core/slot_key.hpp"
+#include "tandem/core/slot_key.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Properties of src/core/tick_loop.*: fixed steps on a grid anchored at one wall-clock
 // instant, a catch-up cap that drops whole steps without shifting the grid, a tick that
 // never runs backwards, counted clock rollbacks, and the frame-budget check.
-#include "core/tick_loop.hpp"
+#include "tandem/core/tick_loop.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Properties of src/core/timestep.*: elapsed time paid out as whole fixed steps with the
 // remainder carried, the catch-up caps and their dropped-time ledger, rates exact to the
 // nanosecond, Periodic's two questions, and refusal (not a crash) of every invalid input.
-#include "core/timestep.hpp"
+#include "tandem/core/timestep.hpp"
 
 #include <catch2/catch.hpp>
 

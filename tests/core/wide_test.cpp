@@ -1,7 +1,7 @@
 // Properties of src/core/wide.hpp (tandem::Wide, the portable signed 128-bit integer):
 // exact products against an independent 16-bit-limb reference, algebraic identities, and
 // the rounding contracts of div_round and isqrt_round.
-#include "core/wide.hpp"
+#include "tandem/core/wide.hpp"
 
 #include <catch2/catch.hpp>
 

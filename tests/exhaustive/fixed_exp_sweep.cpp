@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 #include "exhaustive/sweep.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 // measures the size of the error; pass/fail is decided by exact integer criteria).
 #include "exhaustive/sweep.hpp"
 
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 #include <cmath>
 #include <string>

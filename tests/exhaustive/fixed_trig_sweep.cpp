@@ -1,7 +1,7 @@
 // Exhaustive accuracy of the Fx trigonometry: sin, cos and atan over all 2^32 inputs,
 // asin/acos over every raw value of [-1, 1], atan2 over 2^32 structured pairs of the plane.
 // long double is the reference only; a reference here must never be an Fx function.
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 #include "exhaustive/sweep.hpp"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <span>
 
-#include "world/world.hpp"
+#include "tandem/world/world.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const auto result = tandem::world::decode(std::span<const uint8_t>(data, size));

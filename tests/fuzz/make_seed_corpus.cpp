@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "world/scenario.hpp"
-#include "world/world.hpp"
+#include "tandem/world/scenario.hpp"
+#include "tandem/world/world.hpp"
 
 int main(int argc, char** argv) {
     if (argc != 2) {

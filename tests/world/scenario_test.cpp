@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "world/scenario.hpp"
+#include "tandem/world/scenario.hpp"
 
 using namespace tandem::world;
 

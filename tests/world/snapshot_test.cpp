@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "world/scenario.hpp"
-#include "world/world.hpp"
+#include "tandem/world/scenario.hpp"
+#include "tandem/world/world.hpp"
 
 using namespace tandem;
 using namespace tandem::world;

@@ -1,7 +1,7 @@
 // Properties of src/world/world.*: the world is a value (copy, ==, digest), step imposes its
 // own input order, membership follows the inputs, captures score and re-key pellets, and
 // nothing leaves the arena.
-#include "world/world.hpp"
+#include "tandem/world/world.hpp"
 
 #include <algorithm>
 #include <cmath>

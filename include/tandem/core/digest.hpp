@@ -12,8 +12,8 @@
 #include <ranges>
 #include <span>
 
-#include "core/fixed.hpp"
-#include "core/random.hpp"
+#include "tandem/core/fixed.hpp"
+#include "tandem/core/random.hpp"
 
 namespace tandem {
 

@@ -4,7 +4,7 @@
 // a backlog shift the step grid, and never hide a stall, a drop or a clock jump.
 #pragma once
 
-#include "core/timestep.hpp"
+#include "tandem/core/timestep.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -4,7 +4,7 @@
 // walk never allocates beyond the caller's output vector or takes a square root.
 #pragma once
 
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 #include <array>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // Never zero the carried remainder and never let a caller step by the frame delta.
 #pragma once
 
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 #include <cstddef>
 #include <cstdint>

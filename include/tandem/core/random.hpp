@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 namespace tandem {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "world/world.hpp"
+#include "tandem/world/world.hpp"
 
 namespace tandem::world {
 

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/digest.hpp"
-#include "core/fixed.hpp"
-#include "core/random.hpp"
-#include "core/slot_key.hpp"
+#include "tandem/core/digest.hpp"
+#include "tandem/core/fixed.hpp"
+#include "tandem/core/random.hpp"
+#include "tandem/core/slot_key.hpp"
 
 namespace tandem::world {
 

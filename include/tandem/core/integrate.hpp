@@ -3,7 +3,7 @@
 // (steps_for, alpha_from, blend). Fixed point only: never a float, never a variable timestep.
 #pragma once
 
-#include "core/fixed.hpp"
+#include "tandem/core/fixed.hpp"
 
 #include <concepts>
 #include <cstdint>

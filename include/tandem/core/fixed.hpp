@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/wide.hpp"
+#include "tandem/core/wide.hpp"
 
 namespace tandem {
 

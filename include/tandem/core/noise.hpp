@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "core/fixed.hpp"
-#include "core/random.hpp"
+#include "tandem/core/fixed.hpp"
+#include "tandem/core/random.hpp"
 
 namespace tandem {
 
