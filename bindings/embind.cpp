@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
 #include "tandem/core/timestep.hpp"
 #include "tandem/world/scenario.hpp"
@@ -24,14 +25,9 @@ namespace {
 
 // ---- Plain conversions -------------------------------------------------------------------
 
-// 64-bit values leave as 16 lowercase hex digits (the CLI's spelling): a JS number cannot
-// hold them and BigInt would need -sWASM_BIGINT on every consumer.
-std::string hex64(uint64_t v) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string s(16, '0');
-    for (int i = 15; i >= 0; --i, v >>= 4) s[static_cast<std::size_t>(i)] = digits[v & 0xF];
-    return s;
-}
+// 64-bit values leave as 16 lowercase hex digits (the CLI's spelling, core's hex64): a JS
+// number cannot hold them and BigInt would need -sWASM_BIGINT on every consumer.
+using tandem::hex64;
 
 // int64 nanoseconds as a JS number of nanoseconds (exact below 2^53 ns, 104 days).
 double ns_number(int64_t ns) { return static_cast<double>(ns); }

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <ostream>
 
+#include "tandem/core/digest.hpp"
 #include "tandem/world/scenario.hpp"
 #include "tandem/world/world.hpp"
 
@@ -15,17 +16,9 @@ namespace tandem::cli {
 
 namespace {
 
-constexpr uint64_t max_ticks = 100'000'000;
+using tandem::hex64;
 
-std::string hex16(uint64_t v) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string s(16, '0');
-    for (int i = 15; i >= 0; --i) {
-        s[static_cast<unsigned>(i)] = digits[v & 0xF];
-        v >>= 4;
-    }
-    return s;
-}
+constexpr uint64_t max_ticks = 100'000'000;
 
 std::string scenario_names() {
     std::string names;
@@ -163,7 +156,7 @@ ParseResult parse_plain(CommandKind kind, std::string_view name, std::span<const
 }
 
 void print_summary_text(std::ostream& out, const world::Scenario& s, const world::World& w) {
-    out << "summary scenario=" << s.name << " ticks=" << w.tick << " digest=" << hex16(world::digest(w))
+    out << "summary scenario=" << s.name << " ticks=" << w.tick << " digest=" << hex64(world::digest(w))
         << " captures=" << w.captures << " wells=" << w.wells.size() << " pellets=" << w.pellets.size()
         << " fingerprint=\"" << world::fingerprint() << "\"\n";
 }
@@ -171,7 +164,7 @@ void print_summary_text(std::ostream& out, const world::Scenario& s, const world
 // The same fields as the text summary, as one JSON object on one line.
 void print_summary_json(std::ostream& out, const world::Scenario& s, const world::World& w) {
     out << "{\"summary\": {\"scenario\": \"" << s.name << "\", \"ticks\": " << w.tick << ", \"digest\": \""
-        << hex16(world::digest(w)) << "\", \"captures\": " << w.captures << ", \"wells\": " << w.wells.size()
+        << hex64(world::digest(w)) << "\", \"captures\": " << w.captures << ", \"wells\": " << w.wells.size()
         << ", \"pellets\": " << w.pellets.size() << ", \"fingerprint\": \"" << world::fingerprint() << "\"}}\n";
 }
 
@@ -220,7 +213,7 @@ int command_run(const Command& cmd, std::ostream& out, std::ostream& err) {
     const bool json = cmd.format == Format::json;
     bool first = true;
     auto emit = [&](const world::World& at) {
-        const std::string d = hex16(world::digest(at));
+        const std::string d = hex64(world::digest(at));
         if (json) {
             out << (first ? "[\n  " : ",\n  ") << "{\"tick\": " << at.tick << ", \"digest\": \"" << d << "\"}";
         } else {
@@ -254,7 +247,7 @@ int command_snapshot(const Command& cmd, std::ostream& out, std::ostream& err) {
         err << "tandem: cannot write snapshot '" << cmd.out_path << "'\n";
         return exit_data;
     }
-    out << w.tick << ' ' << hex16(world::digest(w)) << '\n';
+    out << w.tick << ' ' << hex64(world::digest(w)) << '\n';
     return exit_ok;
 }
 

@@ -163,4 +163,25 @@ void StateDigest::copy_from(const StateDigest& other) {
     flushed_ = other.flushed_;
 }
 
+std::string hex64(uint64_t value) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string text(16, '0');
+    for (int i = 15; i >= 0; --i, value >>= 4) text[static_cast<unsigned>(i)] = digits[value & 0xF];
+    return text;
+}
+
+std::optional<uint64_t> parse_hex64(std::string_view text) {
+    if (text.size() != 16) return std::nullopt;
+    uint64_t value = 0;
+    for (char c : text) {
+        uint64_t digit = 0;
+        if (c >= '0' && c <= '9') digit = static_cast<uint64_t>(c - '0');
+        else if (c >= 'a' && c <= 'f') digit = static_cast<uint64_t>(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') digit = static_cast<uint64_t>(c - 'A' + 10);
+        else return std::nullopt;
+        value = (value << 4) | digit;
+    }
+    return value;
+}
+
 }  // namespace tandem

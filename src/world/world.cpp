@@ -363,19 +363,13 @@ std::string dump(const World& w) {
     line("rng.state", std::to_string(w.rng.state()));
     // The digests last, so a divergence report can name the differing section without a
     // second run (16 lowercase hex digits, as `tandem run` prints them).
-    auto hex = [](uint64_t v) {
-        static constexpr char digits[] = "0123456789abcdef";
-        std::string h(16, '0');
-        for (int i = 15; i >= 0; --i, v >>= 4) h[static_cast<std::size_t>(i)] = digits[v & 0xF];
-        return h;
-    };
     const SectionDigests s = section_digests(w);
-    line("section.config", hex(s.config));
-    line("section.wells", hex(s.wells));
-    line("section.pellets", hex(s.pellets));
-    line("section.scores", hex(s.scores));
-    line("section.rng", hex(s.rng));
-    line("digest", hex(digest(w)));
+    line("section.config", hex64(s.config));
+    line("section.wells", hex64(s.wells));
+    line("section.pellets", hex64(s.pellets));
+    line("section.scores", hex64(s.scores));
+    line("section.rng", hex64(s.rng));
+    line("digest", hex64(digest(w)));
     return out;
 }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdio>
 #include <vector>
 
 // Reference only: the test recomputes XXH3 over explicit byte arrays to pin the canonical
@@ -292,4 +293,22 @@ TEST_CASE("a slot reused by a new generation changes the set digest; a bare inde
     const SlotKey old_occupant{7, 1}, new_occupant{7, 2};
     CHECK(SetDigest::from_keys({old_occupant.encode()}).digest() != SetDigest::from_keys({new_occupant.encode()}).digest());
     CHECK(SetDigest::from_keys({old_occupant.index}).digest() == SetDigest::from_keys({new_occupant.index}).digest());
+}
+
+TEST_CASE("hex64 spells a digest as 16 lowercase hex digits, as printf's %016llx does") {
+    for (uint64_t v : {uint64_t{0}, uint64_t{1}, uint64_t{0xABCDEF0123456789u}, UINT64_MAX, uint64_t{0x8000000000000000u}}) {
+        char expected[17];
+        std::snprintf(expected, sizeof expected, "%016llx", static_cast<unsigned long long>(v));
+        CHECK(tandem::hex64(v) == expected);
+        CHECK(tandem::parse_hex64(expected) == v);
+    }
+}
+
+TEST_CASE("parse_hex64 accepts exactly 16 hex digits and nothing else") {
+    CHECK(tandem::parse_hex64("00000000000000FF") == uint64_t{255});
+    CHECK_FALSE(tandem::parse_hex64("ff"));                  // short
+    CHECK_FALSE(tandem::parse_hex64("00000000000000fff"));   // long
+    CHECK_FALSE(tandem::parse_hex64("000000000000000g"));    // not a digit
+    CHECK_FALSE(tandem::parse_hex64("0x000000000000ff"));    // no prefix
+    CHECK_FALSE(tandem::parse_hex64(" 00000000000000f"));    // no spaces
 }

@@ -10,7 +10,10 @@
 #include <cstring>
 #include <initializer_list>
 #include <ranges>
+#include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 
 #include "tandem/core/fixed.hpp"
 #include "tandem/core/random.hpp"
@@ -162,5 +165,11 @@ private:
     uint64_t sum_ = 0;
     uint64_t count_ = 0;
 };
+
+// A digest as text: 16 lowercase hex digits, the one spelling the CLI, the dumps, the
+// bindings and the wire's text forms all use. parse_hex64 accepts exactly that spelling
+// (16 digits, lowercase or uppercase) and nothing else.
+std::string hex64(uint64_t value);
+std::optional<uint64_t> parse_hex64(std::string_view text);
 
 }  // namespace tandem
