@@ -1,9 +1,11 @@
 // The one way the library reports a refusal: Result<T, E>, a value or a typed error code.
 // Core, world and net return it from everything that can refuse its input; nothing in the
 // library throws (the wasm build has C++ exceptions off, where a throw aborts the module).
-// An error enum E is "stable": its values never change meaning, and it provides
-//   std::string_view error_name(E)  the snake_case code the bindings expose as `.code`;
-//   std::string_view describe(E)    one sentence naming the rule that was broken.
+// An error type E is usually an enum whose values never change meaning (a stable code); a
+// small struct is allowed where the refusal needs a detail (the CLI's usage message). E has
+//   std::string_view error_name(const E&)  the snake_case code the bindings expose as `.code`;
+//   std::string_view describe(const E&)    one sentence naming the rule that was broken
+// (for a struct, a view into the error itself, valid while the Result holds it).
 #pragma once
 
 #include <concepts>
@@ -16,7 +18,7 @@
 namespace tandem {
 
 template <class E>
-concept ErrorCode = std::is_enum_v<E> && requires(E e) {
+concept ErrorCode = std::is_copy_constructible_v<E> && std::is_default_constructible_v<E> && requires(const E& e) {
     { error_name(e) } -> std::convertible_to<std::string_view>;
     { describe(e) } -> std::convertible_to<std::string_view>;
 };
@@ -35,7 +37,7 @@ public:
     using error_type = E;
 
     Result(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor): by design
-    Result(E error) : error_(error) {}              // NOLINT(google-explicit-constructor): by design
+    Result(E error) : error_(std::move(error)) {}   // NOLINT(google-explicit-constructor): by design
 
     bool ok() const { return value_.has_value(); }
     explicit operator bool() const { return ok(); }
@@ -59,7 +61,7 @@ public:
     T value_or(T fallback) const& { return value_ ? *value_ : std::move(fallback); }
 
     // Meaningful only when !ok().
-    E error() const { return error_; }
+    const E& error() const { return error_; }
     std::string_view code() const { return ok() ? std::string_view{} : std::string_view(error_name(error_)); }
     std::string_view message() const { return ok() ? std::string_view{} : std::string_view(describe(error_)); }
 
@@ -76,11 +78,11 @@ public:
     using error_type = E;
 
     Result() = default;
-    Result(E error) : error_(error), ok_(false) {}  // NOLINT(google-explicit-constructor): by design
+    Result(E error) : error_(std::move(error)), ok_(false) {}  // NOLINT(google-explicit-constructor): by design
 
     bool ok() const { return ok_; }
     explicit operator bool() const { return ok_; }
-    E error() const { return error_; }
+    const E& error() const { return error_; }
     std::string_view code() const { return ok_ ? std::string_view{} : std::string_view(error_name(error_)); }
     std::string_view message() const { return ok_ ? std::string_view{} : std::string_view(describe(error_)); }
 
