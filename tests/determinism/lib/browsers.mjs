@@ -1,5 +1,6 @@
 // Headless browsers for the determinism check, started directly (no Playwright-managed
-// browser download; Debian's own binaries) as shared/notes/browser-testing.md describes:
+// browser download; Debian's own binaries). Playwright's own launch would emulate focus and
+// keep every page visible, so the browsers are started by hand:
 // - Chromium: spawned with the documented flags and a fresh profile, attached through
 //   playwright-core's connectOverCDP (noDefaults: no emulation overrides).
 // - Firefox ESR: spawned headless with a fresh profile and driven over WebDriver BiDi

@@ -9,8 +9,10 @@
 //    (object files keep symbol names). -O3 inlines much of the simulation into the bindings'
 //    functions in the linked module, where view 1 cannot tell it apart from the render edge;
 //    the objects still hold each simulation function's own code, so nothing escapes.
-// The functions allowed floats (the render edge and the seeds' float definitions, DESIGN.md
-// rule 1) are listed by name below; anything else with a float instruction fails the check.
+// The functions allowed floats are listed by name below: the render edge (Fx to float, one
+// way) and the few values defined as basic IEEE operations on integer-derived floats
+// (XorShift::unit, ValueNoise's f32 form), which round identically on every build
+// (docs/determinism.md, rule 1). Anything else with a float instruction fails the check.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildPreset } from './targets.mjs';
