@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { scanWasm } from './lib/float-scan.mjs';
 import { startServer } from './lib/server.mjs';
 import { DEFAULT_TARGETS, PERTURB_FIELDS, REFERENCE, TARGETS, makeTarget } from './lib/targets.mjs';
-import { SECTIONS, diffDumps, formatDuration, runProcess, sectionOf } from './lib/util.mjs';
+import { SECTIONS, diffDumps, endChildrenOnExit, formatDuration, runProcess, sectionOf } from './lib/util.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -176,6 +176,9 @@ async function main() {
     return 2;
   }
   if (opts.help) { process.stdout.write(HELP); return 0; }
+  // From here on the check starts processes (builds, emulators, browsers, Node): every exit
+  // path, Ctrl-C and SIGTERM included, ends them all and removes the browser profiles.
+  endChildrenOnExit({ onSignal: (why) => process.stderr.write(`\ncheck-determinism: ${why}: stopping every target\n`) });
 
   // What the targets need (browsers, qemu, wabt, playwright-core): installed if missing.
   if (!process.env.TANDEM_SKIP_INSTALL_DEPS) {

@@ -7,11 +7,11 @@
 //   (a plain WebSocket to ws://.../session), since Playwright's Firefox does not drive ESR.
 // Each opens `url` in one tab and returns {close()}, which ends the browser and removes its
 // profile. The page does the rest through the check's server.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { endGroup, removeTempDir, spawnTracked, trackTempDir } from './util.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -23,14 +23,14 @@ function spawnAndWait(binary, args, pattern, what, timeoutMs = 60_000) {
   return new Promise((resolve, reject) => {
     let child;
     try {
-      child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: false });
+      child = spawnTracked(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (error) {
       reject(error);
       return;
     }
     let seen = '';
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      endGroup(child, 0);
       reject(new Error(`${what}: no '${pattern}' within ${timeoutMs / 1000} s; output:\n${seen.slice(-2000)}`));
     }, timeoutMs);
     const onData = (chunk) => {
@@ -55,21 +55,11 @@ function spawnAndWait(binary, args, pattern, what, timeoutMs = 60_000) {
   });
 }
 
-function killTree(child) {
-  if (child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGTERM');
-    const hard = setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 3000);
-    hard.unref();
-  }
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-}
+const killTree = (child) => endGroup(child);
 
 export async function openChromium(url) {
   const { chromium } = require('playwright-core');
-  const profile = mkdtempSync(join(tmpdir(), 'tandem-det-chromium-'));
+  const profile = trackTempDir(mkdtempSync(join(tmpdir(), 'tandem-det-chromium-')));
   const args = [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -89,12 +79,12 @@ export async function openChromium(url) {
       async close() {
         await browser.close().catch(() => {});
         await killTree(child);
-        rmSync(profile, { recursive: true, force: true });
+        removeTempDir(profile);
       },
     };
   } catch (error) {
     if (child) await killTree(child);
-    rmSync(profile, { recursive: true, force: true });
+    removeTempDir(profile);
     throw error;
   }
 }
@@ -128,7 +118,7 @@ async function bidiConnect(wsUrl) {
 }
 
 export async function openFirefox(url) {
-  const profile = mkdtempSync(join(tmpdir(), 'tandem-det-firefox-'));
+  const profile = trackTempDir(mkdtempSync(join(tmpdir(), 'tandem-det-firefox-')));
   // A quiet profile: no first-run pages, no update or telemetry traffic.
   writeFileSync(join(profile, 'user.js'), [
     'user_pref("browser.shell.checkDefaultBrowser", false);',
@@ -158,12 +148,12 @@ export async function openFirefox(url) {
         await bidi.send('browser.close', {}).catch(() => {});
         bidi.close();
         await killTree(child);
-        rmSync(profile, { recursive: true, force: true });
+        removeTempDir(profile);
       },
     };
   } catch (error) {
     if (child) await killTree(child);
-    rmSync(profile, { recursive: true, force: true });
+    removeTempDir(profile);
     throw error;
   }
 }

@@ -16,7 +16,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildPreset } from './targets.mjs';
-import { mtime, runProcess } from './util.mjs';
+import { mtime, runProcess, spawnTracked } from './util.mjs';
 
 // Demangled names, matched up to the parameter list.
 export const ALLOWED_FLOAT_FUNCTIONS = [
@@ -47,8 +47,8 @@ const isAllowed = (name) => ALLOWED_FLOAT_FUNCTIONS.some((a) => name === a || na
 async function demangle(names) {
   if (!names.length) return [];
   const r = await new Promise((resolve, reject) => {
-    import('node:child_process').then(({ spawn }) => {
-      const child = spawn('c++filt', [], { stdio: ['pipe', 'pipe', 'inherit'] });
+    Promise.resolve().then(() => {
+      const child = spawnTracked('c++filt', [], { stdio: ['pipe', 'pipe', 'inherit'] });
       let out = '';
       child.stdout.on('data', (c) => { out += c; });
       child.once('error', reject);

@@ -5,12 +5,11 @@
 // wasm targets load build/wasm/package in Node (a child process) or in a headless browser
 // (a page served by the check's server). Adding a target: add an entry to TARGETS below (and
 // a preset with its toolchain file for a new machine); docs/determinism.md says more.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { openChromium, openFirefox } from './browsers.mjs';
-import { elfArch, mtime, parseDump, readCompileCommands, runProcess } from './util.mjs';
+import { elfArch, mtime, parseDump, readCompileCommands, runProcess, spawnTracked } from './util.mjs';
 
 export const TARGETS = {
   native: { kind: 'cli', preset: 'native', label: 'native g++ x86-64 (reference)', twinLink: [] },
@@ -336,7 +335,7 @@ function withTimeout(promise, ms, message) {
 // as a browser page.
 function startNodeSession(packageDir, twinPath) {
   const script = join(dirname(new URL(import.meta.url).pathname), '..', 'node-target.mjs');
-  const child = spawn(process.execPath, [script, packageDir, ...(twinPath ? [twinPath] : [])], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [script, packageDir, ...(twinPath ? [twinPath] : [])], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c) => { stderr += c; });
   const running = new Map();

@@ -1,13 +1,89 @@
 // Small helpers of the determinism check: processes, files, dumps.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+
+// ---- Every process the check starts, so that no exit path leaves one behind ----------------
+// Each child is started in a process group of its own (detached), which also holds whatever it
+// starts in turn: a browser's renderer, GPU and zygote helpers, qemu under a CLI target, the
+// compilers under a build. Ending a group ends all of it, which killing the child alone would
+// not (its helpers would be orphaned, still running). Normal completion closes each child
+// through its owner; an interrupted or failed check ends every group still alive, on SIGINT,
+// SIGTERM, SIGHUP, an uncaught error, and finally at process exit. Temporary directories
+// (browser profiles) are registered too and removed on the same paths.
+const liveChildren = new Set();
+const tempDirs = new Set();
+
+export function spawnTracked(cmd, args, options = {}) {
+  const child = spawn(cmd, args, { ...options, detached: true });
+  if (child.pid !== undefined) {
+    liveChildren.add(child);
+    const forget = () => liveChildren.delete(child);
+    child.once('exit', forget);
+    child.once('error', forget);
+  }
+  return child;
+}
+
+export function trackTempDir(path) { tempDirs.add(path); return path; }
+export function removeTempDir(path) { rmSync(path, { recursive: true, force: true }); tempDirs.delete(path); }
+
+function signalGroup(child, signal) {
+  try { process.kill(-child.pid, signal); } catch { /* already gone */ }
+}
+
+// Ends a child and everything in its group: SIGTERM, then SIGKILL after graceMs.
+export function endGroup(child, graceMs = 3000) {
+  if (!child || child.pid === undefined) return Promise.resolve();
+  const exited = child.exitCode !== null || child.signalCode !== null;
+  // The leader may be gone while its helpers live on: the group is signalled either way.
+  signalGroup(child, 'SIGTERM');
+  const hard = setTimeout(() => signalGroup(child, 'SIGKILL'), graceMs);
+  hard.unref();
+  if (exited) { signalGroup(child, 'SIGKILL'); clearTimeout(hard); return Promise.resolve(); }
+  return new Promise((resolve) => child.once('exit', () => { clearTimeout(hard); signalGroup(child, 'SIGKILL'); resolve(); }));
+}
+
+// Synchronous, for the 'exit' event: whatever is still alive gets SIGKILL.
+function killEverythingNow() {
+  for (const child of liveChildren) signalGroup(child, 'SIGKILL');
+  liveChildren.clear();
+  for (const dir of tempDirs) { try { rmSync(dir, { recursive: true, force: true }); } catch { /* best effort */ } }
+  tempDirs.clear();
+}
+
+let handlersInstalled = false;
+// Installs the exit paths once: a signal ends every group (SIGTERM, then SIGKILL after a
+// short grace) and exits with 128 + the signal number; an uncaught error does the same with
+// status 1; process exit kills anything left.
+export function endChildrenOnExit({ onSignal = () => {} } = {}) {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  let ending = false;
+  const end = async (status, why) => {
+    if (ending) return;
+    ending = true;
+    try { onSignal(why); } catch { /* reporting must not block cleanup */ }
+    await Promise.race([
+      Promise.all([...liveChildren].map((c) => endGroup(c, 1500))),
+      new Promise((resolve) => setTimeout(resolve, 2500)),
+    ]);
+    killEverythingNow();
+    process.exit(status);
+  };
+  for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
+    process.on(signal, () => end(128 + number, signal));
+  }
+  process.on('uncaughtException', (error) => { process.stderr.write(`${error?.stack ?? error}\n`); end(1, 'uncaught error'); });
+  process.on('unhandledRejection', (error) => { process.stderr.write(`${error?.stack ?? error}\n`); end(1, 'unhandled rejection'); });
+  process.on('exit', killEverythingNow);
+}
 
 // Runs a command; resolves {code, stdout, stderr}. onLine(line) sees stdout line by line.
 export function runProcess(cmd, args, { cwd, env, onLine, stdoutFile } = {}) {
   return new Promise((resolve, reject) => {
     let child;
     try {
-      child = spawn(cmd, args, { cwd, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawnTracked(cmd, args, { cwd, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (error) {
       reject(error);
       return;
