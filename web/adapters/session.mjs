@@ -1,0 +1,84 @@
+// The page's side of a server match: the client session (C++ in wasm, from the ES module)
+// behind the adapter interface, fed by the transport. Every decision is the session's: what
+// to send and when, which frames to apply this frame, whether a digest agrees, catch up or
+// baseline after an absence, whether a closed socket should be reopened. This file only
+// forwards bytes, times and the person's steer, and reads back figures and a render view.
+//
+// Not exercised yet: the module has no ClientSession. The calls below are the whole surface
+// the page needs from it (adapters/README.md lists them); when it lands, match names here.
+import { Transport } from '../transport.mjs';
+
+export class SessionAdapter {
+  mode;
+  modeLabel;
+  arenaSize;
+  #session;
+  #transport;
+  #connection = { state: 'connecting', label: 'connecting' };
+
+  /**
+   * @param {object} tandem the loaded ES module (with ClientSession)
+   * @param {{serverUrl: string, watch: boolean, debug: boolean}} options
+   */
+  constructor(tandem, { serverUrl, watch, debug }) {
+    this.mode = watch ? 'watch' : 'play';
+    this.modeLabel = watch ? `Watching the room at ${serverUrl}` : `Playing in the room at ${serverUrl}`;
+    this.#session = new tandem.ClientSession({ watch, nowMs: performance.now() });
+    this.arenaSize = null;   // known from the welcome; renderView() carries it
+    this.#transport = new Transport(serverUrl, {
+      onOpen: (nowMs) => { this.#session.onConnected(nowMs); this.#flush(); },
+      onMessage: (bytes, nowMs) => { this.#session.receive(bytes, nowMs); this.#flush(); },
+      onClose: (code, reason, nowMs) => {
+        this.#session.onDisconnected(code, nowMs);
+        // A refusal (version, fingerprint, room full) must not be retried in a loop.
+        if (!this.#session.shouldReconnect()) this.#transport.stop();
+      },
+      onState: (s) => { this.#connection = connectionOf(s); },
+    });
+    this.actions = {
+      checkAgainstNative: () => this.#session.checkAgainstNative(),
+      downloadReplay: () => ({ name: `tandem-${Date.now()}.replay`, bytes: this.#session.exportReplay() }),
+      corrupt: debug ? () => this.#session.corruptOnce() : undefined,
+    };
+    this.#transport.start();
+  }
+
+  #flush() {
+    for (const bytes of this.#session.takeOutgoing()) this.#transport.send(bytes);
+  }
+
+  advance(nowMs, budgetMs) {
+    this.#session.advance(nowMs, budgetMs);
+    this.#flush();   // acks and desync reports the advance produced
+  }
+
+  onSuspend(nowMs) { this.#session.onSuspend(nowMs); }
+  onResume(nowMs) { this.#session.onResume(nowMs); this.#flush(); }
+
+  /** The person's steer target in arena units; the session owns sequence numbers and rate. */
+  steer(point) {
+    this.#session.steer(Math.round(point.x * 65536), Math.round(point.y * 65536));
+    this.#flush();
+  }
+
+  renderView() { return this.#session.renderView(); }
+
+  figures() {
+    return { ...this.#session.figures(), mode: this.mode, modeLabel: this.modeLabel, connection: this.#connection };
+  }
+
+  dispose() {
+    this.#transport.stop(1001, 'page closed');
+    this.#session.delete();
+  }
+}
+
+function connectionOf(s) {
+  switch (s.state) {
+    case 'open': return { state: 'open', label: 'connected' };
+    case 'connecting': return { state: 'connecting', label: s.attempt === 0 ? 'connecting' : `reconnecting (${s.attempt})` };
+    case 'waiting': return { state: 'waiting', label: `closed ${s.code}: retry in ${(s.retryInMs / 1000).toFixed(1)} s` };
+    case 'closed': return { state: 'closed', label: `closed ${s.code ?? ''}`.trim() };
+    default: return { state: 'failed', label: s.reason ?? s.state };
+  }
+}

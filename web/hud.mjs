@@ -1,0 +1,136 @@
+// The HUD: turns the adapter's figures (adapters/README.md) into text, colours, a digest strip
+// and two live plots, and shows errors to the person rather than only logging them. It
+// formats; it never computes a figure the session keeps, nor judges one.
+import { DigestStrip, LivePlot } from './plots.mjs';
+import { playerColourCss } from './renderer.mjs';
+
+const $ = (id) => document.getElementById(id);
+
+export const formatBytes = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${Math.round(n / 1e3)} KB` : `${Math.round(n)} B`);
+const formatRate = (n) => (n === null || n === undefined ? '–' : `${formatBytes(n)}/s`);
+const formatMs = (n) => (n === null || n === undefined ? '–' : n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
+const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** The last-resume line, e.g. "away 4.9 s: caught up 294 ticks in 6 frames". */
+export function resumeLine(r) {
+  if (r === null || r === undefined) return 'no absence yet';
+  const away = `away ${(r.awayMs / 1000).toFixed(1)} s`;
+  switch (r.path) {
+    case 'catch_up':
+      return `${away}: caught up ${plural(r.ticks, 'tick')} in ${plural(r.frames, 'frame')}` +
+        (r.verifiedAfterMs === null ? ', verifying…' : '');
+    case 'baseline':
+      return r.verifiedAfterMs === null
+        ? `${away}: waiting for a baseline…`
+        : `${away}: baseline ${formatBytes(r.baselineBytes)}, verified again in ${Math.round(r.verifiedAfterMs)} ms`;
+    case 'local':
+      return `${away}: local world ran ${plural(r.ticks, 'tick')} in ${plural(r.frames, 'frame')}` +
+        (r.droppedMs > 0 ? `, skipped ${(r.droppedMs / 1000).toFixed(1)} s` : '');
+    default:
+      return `${away}: ${r.path}`;
+  }
+}
+
+export class Hud {
+  #strip = new DigestStrip($('digest-strip'));
+  #lagPlot = new LivePlot($('plot-lag'), { colour: '#ffb703', floor: 2 });
+  #stepPlot = new LivePlot($('plot-step'), { colour: '#4cc9f0', floor: 1 });
+  #playersKey = '';
+  #lastPlotMs = -Infinity;
+  #lastTextMs = -Infinity;
+  #alertCode = null;
+  lastResumeText = 'no absence yet';
+
+  update(f, frame, nowMs) {
+    // Text 10 times a second, plots 30 times: enough to read, cheap to draw.
+    if (nowMs - this.#lastTextMs >= 100) {
+      this.#lastTextMs = nowMs;
+      this.#text(f);
+    }
+    if (nowMs - this.#lastPlotMs >= 33) {
+      this.#lastPlotMs = nowMs;
+      this.#lagPlot.push(f.lagTicks ?? 0);
+      this.#stepPlot.push(f.stepCostMs ?? 0);
+      this.#lagPlot.draw();
+      this.#stepPlot.draw();
+      if (f.verification !== null) this.#strip.update(f.verification.verifiedTick, f.verification.mismatches);
+      this.#strip.draw(f.verification === null ? null : f.serverTick ?? f.tick);
+    }
+  }
+
+  #text(f) {
+    const badge = $('connection');
+    badge.dataset.state = f.connection.state;
+    badge.textContent = f.connection.label;
+    $('mode').textContent = f.modeLabel;
+    $('tick').textContent = f.tick.toLocaleString('en');
+    $('server-tick').textContent = f.serverTick === null ? '–' : f.serverTick.toLocaleString('en');
+    $('lag').textContent = f.lagTicks === null ? '–' : String(f.lagTicks);
+    this.lastResumeText = resumeLine(f.lastResume);
+    $('resume').textContent = this.lastResumeText;
+    $('rtt').textContent = formatMs(f.rttMs);
+    $('bw-in').textContent = formatRate(f.bytesInPerSec);
+    $('bw-out').textContent = formatRate(f.bytesOutPerSec);
+    $('dropped').textContent = formatMs(f.droppedMs);
+    $('verify-summary').textContent = verificationSummary(f.verification);
+    this.#players(f.players, f.me);
+    this.#alert(f.error);
+  }
+
+  #players(players, me) {
+    const key = players.map((p) => `${p.player}:${p.score}`).join(',') + `|${me}`;
+    if (key === this.#playersKey) return;
+    this.#playersKey = key;
+    const list = $('score-list');
+    list.replaceChildren(...[...players].sort((a, b) => b.score - a.score || a.player - b.player).map((p) => {
+      const li = document.createElement('li');
+      if (p.player === me) li.className = 'mine';
+      const swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      swatch.style.background = playerColourCss(p.player);
+      const name = document.createElement('span');
+      name.textContent = p.player === me ? `player ${p.player} (you)` : `player ${p.player}`;
+      const score = document.createElement('span');
+      score.className = 'score';
+      score.textContent = p.score.toLocaleString('en');
+      li.append(swatch, name, score);
+      return li;
+    }));
+    if (players.length === 0) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'nobody yet' }));
+  }
+
+  #alert(error) {
+    const code = error ? `${error.code}: ${error.message}` : null;
+    if (code === this.#alertCode) return;
+    this.#alertCode = code;
+    this.showAlert(error ? error.message : null);
+  }
+
+  showAlert(message) {
+    const alert = $('alert');
+    alert.hidden = message === null;
+    alert.textContent = message ?? '';
+  }
+
+  /** A failure of the page itself (the module did not load, a frame threw). */
+  fail(error) {
+    this.showAlert(`The page stopped: ${error?.message ?? error}`);
+    const badge = $('connection');
+    badge.dataset.state = 'failed';
+    badge.textContent = 'stopped';
+  }
+
+  /** Restarts the strip (a new world). */
+  clearStrip() { this.#strip.clear(); }
+}
+
+function verificationSummary(v) {
+  if (v === null) return 'nothing to verify: this world runs only in this tab';
+  const parts = [`${plural(v.verifiedTicks, 'tick')} verified`];
+  if (v.mismatches.length > 0) {
+    const last = v.mismatches[v.mismatches.length - 1];
+    parts.push(`${plural(v.mismatches.length, 'mismatch', 'mismatches')}, last at tick ${last.tick}` +
+      (last.section ? ` (${last.section})` : '') + (last.healed ? ', healed' : ''));
+  }
+  return parts.join(' · ');
+}

@@ -1,0 +1,71 @@
+// The page's entry: loads the module, picks the adapter, and connects the parts (renderer,
+// HUD, steering, lifecycle feeder, frame loop, buttons). Wiring only: each part's job is in
+// its own file, and every simulation decision is the adapter's (the session's, in C++).
+import createTandem from 'tandem';
+import { chooseAdapter } from './adapters/index.mjs';
+import { startFrameLoop } from './frame-loop.mjs';
+import { Hud } from './hud.mjs';
+import { feedLifecycle } from './lifecycle.mjs';
+import { parseOptions } from './options.mjs';
+import { ArenaRenderer } from './renderer.mjs';
+import { listenForSteering } from './steer-input.mjs';
+import { reliefFunction } from './terrain.mjs';
+import { installTestHook } from './test-hook.mjs';
+
+const $ = (id) => document.getElementById(id);
+
+async function boot() {
+  const options = parseOptions(location.search, location);
+  const hook = installTestHook(options);
+  const hud = new Hud();
+  try {
+    const tandem = await createTandem();
+    const adapter = chooseAdapter(tandem, options);
+    const renderer = new ArenaRenderer($('arena'), { arenaSize: adapter.arenaSize ?? 1024, relief: reliefFunction(tandem, options.seed) });
+    listenForSteering(renderer.canvas, (x, y) => renderer.arenaPointAt(x, y), (point) => adapter.steer(point));
+    const lifecycle = feedLifecycle(adapter);
+    wireActions(adapter, options);
+    const loop = startFrameLoop({ adapter, renderer, hud });
+    hook.attach({ tandem, adapter, renderer, hud, lifecycle, loop });
+  } catch (error) {
+    hud.fail(error);
+    hook.fail(error);
+    throw error;
+  }
+}
+
+// The buttons run what the adapter offers; one it does not offer stays visible, disabled,
+// with the reason as its tooltip.
+function wireActions(adapter, options) {
+  const result = $('action-result');
+  const wire = (id, action, run) => {
+    const button = $(id);
+    if (typeof action !== 'function') {
+      button.disabled = true;
+      button.title = 'Needs the client session and a server (or a Room in the page): not in this build yet';
+      return;
+    }
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      try {
+        result.textContent = await run(action);
+      } catch (error) {
+        result.textContent = `${button.textContent} failed: ${error.message}`;
+      } finally {
+        button.disabled = false;
+      }
+    });
+  };
+  wire('check-native', adapter.actions.checkAgainstNative, async (check) => String(await check()));
+  wire('download-replay', adapter.actions.downloadReplay, async (exportReplay) => {
+    const { name, bytes } = await exportReplay();
+    const link = Object.assign(document.createElement('a'), { href: URL.createObjectURL(new Blob([bytes])), download: name });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    return `saved ${name} (${bytes.length.toLocaleString('en')} bytes): check it with tandem replay ${name}`;
+  });
+  $('corrupt').hidden = !options.debug;
+  if (options.debug) wire('corrupt', adapter.actions.corrupt, async (corrupt) => { corrupt(); return 'corrupted the local world once: watch the strip'; });
+}
+
+boot();

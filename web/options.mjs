@@ -1,0 +1,32 @@
+// The page's options from its URL (?watch, ?offline, ?debug, ?scenario=NAME, ...), parsed once.
+// It only reads what the person asked for; which mode actually runs is chosen in adapters/.
+
+// Knobs of the local world (offline sandbox) that a URL may set, with the ranges the page
+// accepts; the world's own validation refuses anything else with a message naming the field.
+const LOCAL_DEFAULTS = Object.freeze({ seed: 1, pellets: 1024 });
+
+/**
+ * @param {string} search location.search
+ * @param {{protocol: string, host: string}} location where the page was served from
+ */
+export function parseOptions(search, location) {
+  const q = new URLSearchParams(search);
+  const flag = (name) => q.has(name) && q.get(name) !== '0' && q.get(name) !== 'false';
+  const integer = (name, fallback) => {
+    if (!q.has(name)) return fallback;
+    const value = Number(q.get(name));
+    return Number.isSafeInteger(value) && value >= 0 ? value : fallback;
+  };
+  const wsScheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return Object.freeze({
+    watch: flag('watch'),
+    offline: flag('offline'),
+    debug: flag('debug'),
+    // A named scenario played in the page (watch only): its script drives every input.
+    scenario: q.get('scenario') || null,
+    seed: integer('seed', LOCAL_DEFAULTS.seed),
+    pellets: integer('pellets', LOCAL_DEFAULTS.pellets),
+    // The server's WebSocket: the page's own host unless ?server= names another.
+    serverUrl: q.get('server') || `${wsScheme}//${location.host}/ws`,
+  });
+}

@@ -1,0 +1,303 @@
+// Draws the arena in 3D with three.js from a render view (see adapters/README.md): the ground
+// relief, every pellet as one instance of one mesh, the wells with rings in their owner's
+// colour, capture flashes, and the person's steer target. It reads the view and writes GPU
+// buffers; it never changes the simulation and never keeps a reference to the view's arrays
+// (the pellet array may be a view into wasm memory, valid only until the next call into it).
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { HeightGrid } from './terrain.mjs';
+
+const RELIEF_AMPLITUDE = 28;     // units of height at relief 1.0
+const GROUND_CELLS = 64;        // ground mesh resolution per side
+const PELLET_RADIUS = 2.6;
+const WELL_RADIUS = 9;
+// A pellet that moved further than this in one tick was captured and respawned elsewhere:
+// draw it where it is now instead of sliding it across the arena. (Pellet speed is capped at
+// 300 units/s, 5 units per tick at 60 Hz.)
+const RESPAWN_JUMP = 40;
+const FLASH_MS = 450;
+const FLASH_POOL = 48;
+
+// Sixteen distinct hues, by player id: presentation only, the same on every page.
+const PALETTE = [
+  0x4cc9f0, 0xf72585, 0xb5e48c, 0xffb703, 0x9d4edd, 0x06d6a0, 0xff6b35, 0x8ecae6,
+  0xef476f, 0xffd166, 0x3a86ff, 0xc77dff, 0x80ed99, 0xfb8500, 0x48cae4, 0xe5e5e5,
+];
+export const playerColour = (player) => PALETTE[player % PALETTE.length];
+export const playerColourCss = (player) => `#${playerColour(player).toString(16).padStart(6, '0')}`;
+
+const lerp = (a, b, t) => a + (b - a) * t;
+
+export class ArenaRenderer {
+  #container;
+  #renderer;
+  #scene;
+  #camera;
+  #controls;
+  #arenaSize;
+  #grid;
+  #pellets = null;
+  #wells = new Map();
+  #flashes = [];
+  #target;
+  #flashedThrough = -1;   // the newest tick whose events have flashed
+  #groundPlane = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
+  #raycaster = new THREE.Raycaster();
+  #ndc = new THREE.Vector2();
+  #hit = new THREE.Vector3();
+  drawnPellets = 0;
+
+  /**
+   * @param {HTMLElement} container
+   * @param {{arenaSize: number, relief: (x: number, z: number) => number}} arena
+   */
+  constructor(container, { arenaSize, relief }) {
+    this.#container = container;
+    this.#arenaSize = arenaSize;
+    this.#renderer = new THREE.WebGLRenderer({ antialias: false, powerPreference: 'high-performance' });
+    this.#renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    container.appendChild(this.#renderer.domElement);
+
+    const scene = new THREE.Scene();
+    scene.background = new THREE.Color(0x0b0f14);
+    scene.fog = new THREE.Fog(0x0b0f14, arenaSize * 1.6, arenaSize * 3.2);
+    scene.add(new THREE.HemisphereLight(0xbfd8ff, 0x1b1408, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.8);
+    sun.position.set(-0.4, 1, 0.3);
+    scene.add(sun);
+    this.#scene = scene;
+
+    this.#grid = new HeightGrid(relief, arenaSize, GROUND_CELLS, RELIEF_AMPLITUDE);
+    scene.add(this.#makeGround());
+    this.#groundPlane.constant = -RELIEF_AMPLITUDE / 2;
+
+    const half = arenaSize / 2;
+    this.#camera = new THREE.PerspectiveCamera(50, 1, 1, arenaSize * 8);
+    this.#camera.position.set(half, arenaSize * 0.78, arenaSize * 1.32);
+    const controls = new OrbitControls(this.#camera, this.#renderer.domElement);
+    controls.target.set(half, 0, half);
+    // The left button and one finger steer the well; the camera takes the others.
+    controls.mouseButtons = { LEFT: -1, MIDDLE: THREE.MOUSE.DOLLY, RIGHT: THREE.MOUSE.ROTATE };
+    controls.touches = { ONE: -1, TWO: THREE.TOUCH.DOLLY_ROTATE };
+    controls.maxPolarAngle = Math.PI * 0.47;
+    controls.minDistance = arenaSize * 0.15;
+    controls.maxDistance = arenaSize * 3;
+    controls.enableDamping = true;
+    controls.update();
+    this.#controls = controls;
+
+    this.#target = new THREE.Mesh(
+      new THREE.RingGeometry(5, 7, 32).rotateX(-Math.PI / 2),
+      new THREE.MeshBasicMaterial({ color: 0xffffff, transparent: true, opacity: 0.85, depthWrite: false }));
+    this.#target.visible = false;
+    scene.add(this.#target);
+
+    const flashGeometry = new THREE.RingGeometry(0.7, 1, 32).rotateX(-Math.PI / 2);
+    for (let i = 0; i < FLASH_POOL; ++i) {
+      const mesh = new THREE.Mesh(flashGeometry, new THREE.MeshBasicMaterial({ transparent: true, depthWrite: false, side: THREE.DoubleSide }));
+      mesh.visible = false;
+      mesh.userData.bornMs = -Infinity;
+      scene.add(mesh);
+      this.#flashes.push(mesh);
+    }
+
+    this.resize();
+    window.addEventListener('resize', () => this.resize());
+  }
+
+  get canvas() { return this.#renderer.domElement; }
+
+  resize() {
+    const w = Math.max(1, this.#container.clientWidth);
+    const h = Math.max(1, this.#container.clientHeight);
+    this.#renderer.setSize(w, h, false);
+    this.#camera.aspect = w / h;
+    // On a tall phone screen step back so the whole arena stays in view.
+    this.#camera.fov = w / h < 0.8 ? 70 : 50;
+    this.#camera.updateProjectionMatrix();
+  }
+
+  /**
+   * The arena point under a screen position, as (x, y) in arena units, or null when the ray
+   * misses the ground. The person's steer target: the adapter turns it into the input.
+   */
+  arenaPointAt(clientX, clientY) {
+    const rect = this.canvas.getBoundingClientRect();
+    this.#ndc.set(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
+    this.#raycaster.setFromCamera(this.#ndc, this.#camera);
+    if (this.#raycaster.ray.intersectPlane(this.#groundPlane, this.#hit) === null) return null;
+    const clamp = (v) => Math.min(Math.max(v, 0), this.#arenaSize);
+    return { x: clamp(this.#hit.x), y: clamp(this.#hit.z) };
+  }
+
+  /** What was drawn last frame, for the HUD and the tests. */
+  stats() {
+    const info = this.#renderer.info.render;
+    return { pellets: this.drawnPellets, wells: this.#wells.size, drawCalls: info.calls, triangles: info.triangles };
+  }
+
+  draw(view, nowMs) {
+    const t = Math.min(Math.max(view.alpha, 0), 1);
+    this.#drawPellets(view.pellets.current, view.pellets.previous, t);
+    this.#drawWells(view.wells, view.me, t);
+    this.#startFlashes(view, nowMs);
+    this.#ageFlashes(nowMs);
+    this.#controls.update();
+    this.#renderer.render(this.#scene, this.#camera);
+  }
+
+  #makeGround() {
+    const size = this.#arenaSize;
+    const geometry = new THREE.PlaneGeometry(size, size, GROUND_CELLS, GROUND_CELLS).rotateX(-Math.PI / 2).translate(size / 2, 0, size / 2);
+    const pos = geometry.attributes.position;
+    const colours = new Float32Array(pos.count * 3);
+    const low = new THREE.Color(0x1d3b2a);
+    const high = new THREE.Color(0x8a7a52);
+    const c = new THREE.Color();
+    for (let i = 0; i < pos.count; ++i) {
+      const h = this.#grid.at(pos.getX(i), pos.getZ(i));
+      pos.setY(i, h);
+      c.lerpColors(low, high, h / RELIEF_AMPLITUDE).toArray(colours, i * 3);
+    }
+    geometry.setAttribute('color', new THREE.BufferAttribute(colours, 3));
+    geometry.computeVertexNormals();
+    const ground = new THREE.Mesh(geometry, new THREE.MeshLambertMaterial({ vertexColors: true }));
+    const edge = new THREE.LineSegments(
+      new THREE.EdgesGeometry(new THREE.BoxGeometry(size, RELIEF_AMPLITUDE * 1.4, size)).translate(size / 2, RELIEF_AMPLITUDE * 0.7, size / 2),
+      new THREE.LineBasicMaterial({ color: 0x3d5a80 }));
+    const group = new THREE.Group();
+    group.add(ground, edge);
+    return group;
+  }
+
+  #pelletMesh(count) {
+    if (this.#pellets !== null && this.#pellets.userData.capacity >= count) return this.#pellets;
+    if (this.#pellets !== null) {
+      this.#scene.remove(this.#pellets);
+      this.#pellets.dispose();
+    }
+    const mesh = new THREE.InstancedMesh(
+      new THREE.OctahedronGeometry(PELLET_RADIUS, 0),
+      new THREE.MeshBasicMaterial({ color: 0xffd36e }),
+      Math.max(count, 1));
+    mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+    mesh.frustumCulled = false;   // instances span the arena; the mesh's own bounds do not
+    mesh.userData.capacity = Math.max(count, 1);
+    // Identity rotation and scale once; each frame writes only the translations.
+    const m = mesh.instanceMatrix.array;
+    for (let i = 0; i < mesh.userData.capacity; ++i) {
+      m[16 * i] = 1; m[16 * i + 5] = 1; m[16 * i + 10] = 1; m[16 * i + 15] = 1;
+    }
+    this.#scene.add(mesh);
+    this.#pellets = mesh;
+    return mesh;
+  }
+
+  // current/previous: x0, y0, x1, y1, ... in arena units. Read once, straight into the
+  // instance buffer: no per-pellet objects.
+  #drawPellets(current, previous, t) {
+    const count = current.length >> 1;
+    const mesh = this.#pelletMesh(count);
+    const m = mesh.instanceMatrix.array;
+    const blend = previous !== null && previous.length === current.length;
+    for (let i = 0; i < count; ++i) {
+      let x = current[2 * i];
+      let z = current[2 * i + 1];
+      if (blend) {
+        const px = previous[2 * i];
+        const pz = previous[2 * i + 1];
+        if (Math.abs(x - px) + Math.abs(z - pz) < RESPAWN_JUMP) {
+          x = lerp(px, x, t);
+          z = lerp(pz, z, t);
+        }
+      }
+      m[16 * i + 12] = x;
+      m[16 * i + 13] = this.#grid.at(x, z) + PELLET_RADIUS;
+      m[16 * i + 14] = z;
+    }
+    mesh.count = count;
+    mesh.instanceMatrix.needsUpdate = true;
+    this.drawnPellets = count;
+  }
+
+  #wellMesh(player) {
+    let group = this.#wells.get(player);
+    if (group !== undefined) return group;
+    const colour = playerColour(player);
+    group = new THREE.Group();
+    group.add(new THREE.Mesh(
+      new THREE.SphereGeometry(WELL_RADIUS, 24, 16),
+      new THREE.MeshStandardMaterial({ color: colour, emissive: colour, emissiveIntensity: 0.35, roughness: 0.4 })));
+    const ring = new THREE.Mesh(
+      new THREE.TorusGeometry(WELL_RADIUS * 1.9, 1.1, 8, 48).rotateX(Math.PI / 2),
+      new THREE.MeshBasicMaterial({ color: colour }));
+    group.add(ring);
+    this.#scene.add(group);
+    this.#wells.set(player, group);
+    return group;
+  }
+
+  #drawWells(wells, me, t) {
+    const seen = new Set();
+    let myTarget = null;
+    for (const w of wells) {
+      seen.add(w.player);
+      const group = this.#wellMesh(w.player);
+      const x = lerp(w.prevX ?? w.x, w.x, t);
+      const z = lerp(w.prevY ?? w.y, w.y, t);
+      group.position.set(x, this.#grid.at(x, z) + WELL_RADIUS + 2, z);
+      if (w.player === me && w.targetX !== undefined) myTarget = w;
+    }
+    for (const [player, group] of this.#wells) {
+      if (seen.has(player)) continue;
+      this.#scene.remove(group);
+      this.#wells.delete(player);
+    }
+    this.#target.visible = myTarget !== null;
+    if (myTarget !== null) {
+      this.#target.position.set(myTarget.targetX, this.#grid.at(myTarget.targetX, myTarget.targetY) + 1.5, myTarget.targetY);
+    }
+  }
+
+  // A capture flashes where the pellet was, in the capturing player's colour.
+  #startFlashes(view, nowMs) {
+    const previous = view.pellets.previous;
+    if (view.tick < this.#flashedThrough) this.#flashedThrough = -1;   // a new world (a restarted server)
+    let newest = this.#flashedThrough;
+    for (const e of view.events) {
+      if (e.kind !== 'captured' || e.tick <= this.#flashedThrough) continue;
+      newest = Math.max(newest, e.tick);
+      const flash = this.#flashes.reduce((oldest, f) => (f.userData.bornMs < oldest.userData.bornMs ? f : oldest));
+      let x;
+      let z;
+      if (previous !== null && e.pellet !== undefined && 2 * e.pellet + 1 < previous.length) {
+        x = previous[2 * e.pellet];
+        z = previous[2 * e.pellet + 1];
+      } else {
+        const well = view.wells.find((w) => w.player === e.player);
+        if (well === undefined) continue;
+        x = well.x;
+        z = well.y;
+      }
+      flash.position.set(x, this.#grid.at(x, z) + 2, z);
+      flash.material.color.setHex(playerColour(e.player));
+      flash.userData.bornMs = nowMs;
+      flash.visible = true;
+    }
+    this.#flashedThrough = newest;
+  }
+
+  #ageFlashes(nowMs) {
+    for (const f of this.#flashes) {
+      if (!f.visible) continue;
+      const age = (nowMs - f.userData.bornMs) / FLASH_MS;
+      if (age >= 1 || age < 0) {
+        f.visible = false;
+        continue;
+      }
+      const s = 6 + 30 * age;
+      f.scale.set(s, 1, s);
+      f.material.opacity = 1 - age;
+    }
+  }
+}

@@ -1,0 +1,41 @@
+// window.__tandem: what the end-to-end tests read from the page (state, figures, frame
+// timings, the lifecycle log). Read-only views of the parts plus resetting the frame
+// statistics; it never changes the simulation, so a page under test runs as a person's does.
+
+export function installTestHook(options) {
+  const hook = {
+    ready: false,
+    error: null,
+    options,
+    parts: null,
+    /** The adapter's figures, as the HUD shows them. */
+    figures() { return hook.parts?.adapter.figures() ?? null; },
+    /** Frame gaps and work times since the last resetFrames(). */
+    frames() { return hook.parts?.loop.stats.summary() ?? null; },
+    /** Recent gaps between frame callbacks, in ms (newest last). */
+    frameGaps() { return hook.parts ? [...hook.parts.loop.stats.gaps] : []; },
+    /** The simulation's share of a frame, in ms (what adapter.advance is given). */
+    get budgetMs() { return hook.parts?.loop.budgetMs ?? null; },
+    resetFrames() { hook.parts?.loop.stats.reset(); },
+    /** The adapter's render view without its arrays: tick, alpha, me, wells, pellet count. */
+    view() {
+      const v = hook.parts?.adapter.renderView();
+      if (!v) return null;
+      return { tick: v.tick, alpha: v.alpha, me: v.me, arenaSize: v.arenaSize, wells: v.wells, pellets: v.pellets.current.length / 2, events: v.events.length };
+    },
+    /** What the renderer drew last frame. */
+    drawn() { return hook.parts?.renderer.stats() ?? null; },
+    lifecycleLog() { return hook.parts ? [...hook.parts.lifecycle.log] : []; },
+    suspended() { return hook.parts?.lifecycle.suspended() ?? null; },
+    resumeText() { return document.getElementById('resume').textContent; },
+    loopFailure() { const f = hook.parts?.loop.failure(); return f ? String(f.stack ?? f) : null; },
+    attach(parts) {
+      hook.parts = parts;
+      hook.mode = parts.adapter.mode;
+      hook.ready = true;
+    },
+    fail(error) { hook.error = String(error?.stack ?? error); },
+  };
+  window.__tandem = hook;
+  return hook;
+}
