@@ -2,7 +2,7 @@
 // and two live plots, and shows errors to the person rather than only logging them. It
 // formats; it never computes a figure the session keeps, nor judges one.
 import { DigestStrip, LivePlot } from './plots.mjs';
-import { playerColourCss } from './renderer.mjs';
+import { playerColourCss } from './palette.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -110,6 +110,13 @@ export class Hud {
     const alert = $('alert');
     alert.hidden = message === null;
     alert.textContent = message ?? '';
+  }
+
+  /** A standing note about this page (not an error), e.g. the flat view standing in for 3D. */
+  notice(text) {
+    const note = $('notice');
+    note.hidden = false;
+    note.textContent = text;
   }
 
   /** A failure of the page itself (the module did not load, a frame threw). */

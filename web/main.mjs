@@ -3,6 +3,7 @@
 // its own file, and every simulation decision is the adapter's (the session's, in C++).
 import createTandem from 'tandem';
 import { chooseAdapter } from './adapters/index.mjs';
+import { FlatRenderer } from './flat-renderer.mjs';
 import { startFrameLoop } from './frame-loop.mjs';
 import { Hud } from './hud.mjs';
 import { feedLifecycle } from './lifecycle.mjs';
@@ -21,7 +22,7 @@ async function boot() {
   try {
     const tandem = await createTandem();
     const adapter = chooseAdapter(tandem, options);
-    const renderer = new ArenaRenderer($('arena'), { arenaSize: adapter.arenaSize ?? 1024, relief: reliefFunction(tandem, options.seed) });
+    const renderer = makeRenderer($('arena'), { arenaSize: adapter.arenaSize ?? 1024, relief: reliefFunction(tandem, options.seed) }, hud);
     listenForSteering(renderer.canvas, (x, y) => renderer.arenaPointAt(x, y), (point) => adapter.steer(point));
     const lifecycle = feedLifecycle(adapter);
     wireActions(adapter, options);
@@ -31,6 +32,17 @@ async function boot() {
     hud.fail(error);
     hook.fail(error);
     throw error;
+  }
+}
+
+// The 3D view where WebGL works; otherwise the flat view, and the person is told why.
+function makeRenderer(container, arena, hud) {
+  try {
+    return new ArenaRenderer(container, arena);
+  } catch (error) {
+    container.replaceChildren();
+    hud.notice(`No WebGL here (${error.message}): showing the flat view.`);
+    return new FlatRenderer(container, arena);
   }
 }
 

@@ -5,30 +5,20 @@
 // (the pellet array may be a view into wasm memory, valid only until the next call into it).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { RESPAWN_JUMP, playerColour } from './palette.mjs';
 import { HeightGrid } from './terrain.mjs';
 
 const RELIEF_AMPLITUDE = 28;     // units of height at relief 1.0
 const GROUND_CELLS = 64;        // ground mesh resolution per side
 const PELLET_RADIUS = 2.6;
 const WELL_RADIUS = 9;
-// A pellet that moved further than this in one tick was captured and respawned elsewhere:
-// draw it where it is now instead of sliding it across the arena. (Pellet speed is capped at
-// 300 units/s, 5 units per tick at 60 Hz.)
-const RESPAWN_JUMP = 40;
 const FLASH_MS = 450;
 const FLASH_POOL = 48;
-
-// Sixteen distinct hues, by player id: presentation only, the same on every page.
-const PALETTE = [
-  0x4cc9f0, 0xf72585, 0xb5e48c, 0xffb703, 0x9d4edd, 0x06d6a0, 0xff6b35, 0x8ecae6,
-  0xef476f, 0xffd166, 0x3a86ff, 0xc77dff, 0x80ed99, 0xfb8500, 0x48cae4, 0xe5e5e5,
-];
-export const playerColour = (player) => PALETTE[player % PALETTE.length];
-export const playerColourCss = (player) => `#${playerColour(player).toString(16).padStart(6, '0')}`;
 
 const lerp = (a, b, t) => a + (b - a) * t;
 
 export class ArenaRenderer {
+  kind = 'webgl';
   #container;
   #renderer;
   #scene;
@@ -133,7 +123,7 @@ export class ArenaRenderer {
   /** What was drawn last frame, for the HUD and the tests. */
   stats() {
     const info = this.#renderer.info.render;
-    return { pellets: this.drawnPellets, wells: this.#wells.size, drawCalls: info.calls, triangles: info.triangles };
+    return { kind: this.kind, pellets: this.drawnPellets, wells: this.#wells.size, drawCalls: info.calls, triangles: info.triangles };
   }
 
   draw(view, nowMs) {

@@ -5,10 +5,10 @@
 // plumbing and the tests run before the session does. It must not grow decisions that belong
 // to the session; the offline mode proper will be a Room in the page.
 
+import { RESPAWN_JUMP } from '../palette.mjs';
+
 const ME = 1;
 const BOTS = [2, 3, 4];
-// A pellet that moved further than this in one tick fell into a well and respawned.
-const RESPAWN_JUMP = 40;
 
 const toUnits = (raw) => raw / 65536;
 const toRaw = (units) => Math.round(units * 65536);

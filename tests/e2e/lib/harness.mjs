@@ -1,0 +1,68 @@
+// What every e2e test shares: where the page and the package are, the server that serves them,
+// opening the demo in a browser page and waiting until it runs, reading its state through
+// window.__tandem, and saving screenshots as artifacts (build/test-artifacts/e2e/).
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultRoots, startStaticServer } from './static-server.mjs';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const artifactsDir = resolve(process.env.TANDEM_E2E_ARTIFACTS ?? join(repoRoot, 'build/test-artifacts/e2e'));
+export const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+/**
+ * Starts the server the page is loaded from. Today: the tests' static server (web/ at the
+ * root, the package under /pkg/). When `tandem serve --web DIR` exists this is the one place
+ * to start it instead (the page's own URL layout lives in web/index.html's import map).
+ */
+export async function startServer() {
+  const roots = defaultRoots(repoRoot);
+  if (process.env.TANDEM_PACKAGE_DIR) roots.packageDir = process.env.TANDEM_PACKAGE_DIR;
+  return startStaticServer(roots);
+}
+
+/**
+ * Opens the demo at `query` (e.g. '?pellets=4096') in a new page of `context` and waits until
+ * the page's parts run (window.__tandem.ready) and a few frames were drawn. Collects the
+ * page's console errors and uncaught exceptions in page.problems.
+ */
+export async function openDemo(context, origin, query = '', { timeoutMs = 30_000 } = {}) {
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('pageerror', (error) => page.problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.problems.push(`console.error: ${message.text()}`);
+  });
+  await page.goto(`${origin}/${query}`);
+  await page.waitForFunction(() => window.__tandem?.ready === true || window.__tandem?.error !== null, null, { timeout: timeoutMs });
+  const error = await page.evaluate(() => window.__tandem.error);
+  if (error !== null) throw new Error(`the page failed to start: ${error}`);
+  await page.waitForFunction(() => window.__tandem.frames().frames >= 3, null, { timeout: timeoutMs });
+  return page;
+}
+
+/** A JSON snapshot of the page's state through its test hook. */
+export function pageState(page) {
+  return page.evaluate(() => {
+    const t = window.__tandem;
+    return {
+      mode: t.mode,
+      figures: t.figures(),
+      frames: t.frames(),
+      drawn: t.drawn(),
+      view: t.view(),
+      suspended: t.suspended(),
+      visibility: document.visibilityState,
+      resumeText: t.resumeText(),
+      loopFailure: t.loopFailure(),
+    };
+  });
+}
+
+/** Saves a PNG of the page under the artifacts directory; returns its path. */
+export async function screenshot(page, name) {
+  mkdirSync(artifactsDir, { recursive: true });
+  const path = join(artifactsDir, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}

@@ -1,0 +1,99 @@
+// Backgrounding for real in Chromium: behind another tab, minimised, frozen. Each test proves
+// from inside the page that the browser actually stopped it (the gap between frame callbacks
+// spans the absence; a frozen page's timers did not run), then that the page's lifecycle
+// feeder told the adapter and the page drew again. With Playwright's own launch none of this
+// would happen (every page stays visible), which is why lib/chromium.mjs attaches by hand.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { hideAndFreeze, hideBehindAnotherTab, launchChromium, minimise } from './lib/chromium.mjs';
+import { openDemo, pageState, screenshot, sleep, startServer } from './lib/harness.mjs';
+
+const AWAY_MS = 3000;
+
+let server;
+let chromium;
+
+before(async () => {
+  server = await startServer();
+  chromium = await launchChromium();
+});
+after(async () => {
+  await chromium?.close();
+  await server?.close();
+});
+
+// Runs `hide` (which resolves with its undo), stays away AWAY_MS, comes back, and returns
+// what the page measured while away and after.
+async function awayAndBack(page, hide) {
+  await sleep(500);
+  const before = await pageState(page);
+  const restore = await hide(page);
+  const hiddenAt = Date.now();
+  // Counted from the moment the page is hidden (a frozen page still answers the debugger);
+  // the gap measured across the absence starts at the last frame drawn before it.
+  await page.evaluate(() => window.__tandem.resetFrames());
+  await sleep(AWAY_MS);
+  const away = await pageState(page).catch(() => null);   // a frozen page cannot answer
+  await restore();
+  const awayMs = Date.now() - hiddenAt;
+  await page.waitForFunction(() => window.__tandem.frames().frames >= 8, null, { timeout: 15_000 });
+  const back = await pageState(page);
+  const log = await page.evaluate(() => window.__tandem.lifecycleLog());
+  return { before, away, back, log, awayMs };
+}
+
+function assertStoppedAndResumed({ before, away, back, awayMs }) {
+  if (away !== null) {
+    assert.equal(away.visibility, 'hidden');
+    assert.equal(away.suspended, true, 'the lifecycle feeder reported the absence');
+    assert.ok(away.frames.frames <= 2, `${away.frames.frames} frame callbacks while hidden`);
+    assert.ok(away.figures.tick - before.figures.tick <= 30, `the world ran ${away.figures.tick - before.figures.tick} ticks while hidden`);
+  }
+  assert.equal(back.visibility, 'visible');
+  assert.equal(back.suspended, false);
+  // Measured inside the page: one gap between frame callbacks as long as the absence.
+  assert.ok(back.frames.maxGapMs >= AWAY_MS * 0.8, `longest frame gap ${back.frames.maxGapMs.toFixed(0)} ms (away ${awayMs} ms)`);
+  assert.ok(back.figures.tick > before.figures.tick, 'the world runs again');
+  // The HUD says how long the page was away.
+  const match = /^away (\d+\.\d) s: /.exec(back.resumeText);
+  assert.ok(match, `resume line: ${back.resumeText}`);
+  assert.ok(Math.abs(Number(match[1]) * 1000 - awayMs) < 1500, `resume line says ${match[1]} s, the test was away ${awayMs} ms`);
+  assert.equal(back.loopFailure, null);
+}
+
+describe('a backgrounded page in Chromium', () => {
+  test('behind another tab it stops drawing, and it draws again when shown', async () => {
+    const page = await openDemo(chromium.context, server.origin);
+    const result = await awayAndBack(page, hideBehindAnotherTab);
+    assertStoppedAndResumed(result);
+    const events = result.log.map((e) => `${e.event}:${e.suspended}`);
+    assert.ok(events.includes('visibilitychange:true') && events.includes('visibilitychange:false'), events.join(' '));
+    await screenshot(page, 'after-hidden-tab');
+    await page.close();
+  });
+
+  test('in a minimised window it stops drawing, and it draws again when restored', async () => {
+    const page = await openDemo(chromium.context, server.origin);
+    assertStoppedAndResumed(await awayAndBack(page, minimise));
+    await page.close();
+  });
+
+  test('frozen, it runs not even its timers, and the feeder sees freeze and resume', async () => {
+    const page = await openDemo(chromium.context, server.origin);
+    // A 100 ms interval timer: a hidden page still runs it about once a second; a frozen one not at all.
+    await page.evaluate(() => {
+      window.timerTicks = [];
+      setInterval(() => window.timerTicks.push(performance.now()), 100);
+    });
+    const result = await awayAndBack(page, hideAndFreeze);
+    assertStoppedAndResumed(result);
+    const freeze = result.log.find((e) => e.event === 'freeze');
+    const resume = result.log.find((e) => e.event === 'resume');
+    assert.ok(freeze && resume, `lifecycle log: ${result.log.map((e) => e.event).join(' ')}`);
+    assert.ok(resume.atMs - freeze.atMs >= AWAY_MS * 0.8, `frozen for ${resume.atMs - freeze.atMs} ms`);
+    const during = await page.evaluate(([from, to]) => window.timerTicks.filter((t) => t > from && t < to).length,
+      [freeze.atMs + 50, resume.atMs - 50]);
+    assert.equal(during, 0, 'timer callbacks while frozen');
+    await page.close();
+  });
+});
