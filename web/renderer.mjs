@@ -35,7 +35,6 @@ export class ArenaRenderer {
   #raycaster = new THREE.Raycaster();
   #ndc = new THREE.Vector2();
   #hit = new THREE.Vector3();
-  drawnPellets = 0;
 
   /**
    * @param {HTMLElement} container
@@ -123,7 +122,7 @@ export class ArenaRenderer {
   /** What was drawn last frame, for the HUD and the tests. */
   stats() {
     const info = this.#renderer.info.render;
-    return { kind: this.kind, pellets: this.drawnPellets, wells: this.#wells.size, drawCalls: info.calls, triangles: info.triangles };
+    return { kind: this.kind, pellets: this.#pellets?.count ?? 0, wells: this.#wells.size, drawCalls: info.calls, triangles: info.triangles };
   }
 
   draw(view, nowMs) {
@@ -207,7 +206,6 @@ export class ArenaRenderer {
     }
     mesh.count = count;
     mesh.instanceMatrix.needsUpdate = true;
-    this.drawnPellets = count;
   }
 
   #wellMesh(player) {
