@@ -92,6 +92,30 @@ describe('the page in Chromium', () => {
   // Wall-clock bounds on a shared 2-core machine: one frame in a hundred can be preempted for
   // tens of ms whatever the page does, so the bound is on the 90th percentile and the maximum
   // is printed. What this guards: drawing and the HUD never cost a visible stall per frame.
+  test('one finger steers my well; a second finger leaves the steering to the camera', async () => {
+    const page = await openDemo(chromium.context, server.origin);
+    const session = await chromium.context.newCDPSession(page);
+    await session.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 });
+    const box = await page.locator('#arena canvas').boundingBox();
+    const y = box.y + box.height / 2;
+    const touch = (type, points) => session.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([px, id]) => ({ x: px, y, id })) });
+    const myTargetX = () => page.evaluate(() => { const v = window.__tandem.view(); return v.wells.find((w) => w.player === v.me).targetX; });
+    // One finger, left of the centre: the target follows it.
+    await touch('touchStart', [[box.x + box.width / 3, 0]]);
+    await touch('touchEnd', []);
+    await page.waitForFunction(() => { const v = window.__tandem.view(); return v.wells.find((w) => w.player === v.me).targetX < 420; }, null, { timeout: 10_000 });
+    const steered = await myTargetX();
+    // Two fingers down at once (a pinch starting on the right): the target stays where it was.
+    await touch('touchStart', [[box.x + box.width * 0.75, 1], [box.x + box.width * 0.8, 2]]);
+    await touch('touchMove', [[box.x + box.width * 0.7, 1], [box.x + box.width * 0.85, 2]]);
+    await touch('touchEnd', []);
+    await sleep(500);
+    assert.equal(await myTargetX(), steered);
+    await session.detach();
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   test('frame callbacks stay under 50 ms while the world runs, and frames keep coming', async () => {
     const page = await openDemo(chromium.context, server.origin);
     await sleep(500);   // past the first frames (shader compilation)
@@ -101,6 +125,29 @@ describe('the page in Chromium', () => {
     console.log(`# frames in 3 s: ${frames.frames}, max gap ${frames.maxGapMs.toFixed(0)} ms; callback p50 ${frames.p50WorkMs.toFixed(1)} ms, p90 ${frames.p90WorkMs.toFixed(1)} ms, max ${frames.maxWorkMs.toFixed(1)} ms; max simulation ${frames.maxAdvanceMs.toFixed(1)} ms`);
     assert.ok(frames.frames >= 10, `only ${frames.frames} frames in 3 s`);
     assert.ok(frames.p90WorkMs < 50, `frame callbacks: p90 ${frames.p90WorkMs.toFixed(1)} ms`);
+    await page.close();
+  });
+
+  test('the digest strip is green where ticks verified, red at a mismatch, grey where nothing was compared', async () => {
+    const page = await openDemo(chromium.context, server.origin);
+    const colours = await page.evaluate(async () => {
+      const { DigestStrip } = await import('/plots.mjs');
+      const canvas = Object.assign(document.createElement('canvas'), { style: 'position:fixed;left:0;top:0;width:600px;height:18px' });
+      document.body.append(canvas);
+      const strip = new DigestStrip(canvas, 600);
+      strip.update(299, []);                      // ticks 0..299 verified
+      strip.update(399, [{ tick: 350 }]);         // 300..399 verified, but 350 mismatched
+      strip.draw(599);                            // the window is ticks 0..599; 400..599 never compared
+      const ctx = canvas.getContext('2d');
+      const scale = canvas.width / 600;
+      const at = (tick) => [...ctx.getImageData(Math.floor((tick + 0.5) * scale), 9, 1, 1).data.slice(0, 3)];
+      canvas.remove();
+      return { verified: at(100), mismatch: at(350), beside: at(340), unchecked: at(500) };
+    });
+    assert.deepEqual(colours.verified, [0x3c, 0xcf, 0x6e]);
+    assert.deepEqual(colours.mismatch, [0xff, 0x4d, 0x5e]);
+    assert.deepEqual(colours.beside, [0x3c, 0xcf, 0x6e]);
+    assert.deepEqual(colours.unchecked, [0x2a, 0x33, 0x3f]);
     await page.close();
   });
 

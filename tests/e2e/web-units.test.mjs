@@ -1,0 +1,88 @@
+// The page's DOM-free parts, in Node: the HUD's resume line (against the wording the demo
+// promises), the reconnect schedule, URL options, the lifecycle feeder folding overlapping
+// browser events into one absence, and the digest strip's bookkeeping. Fast: no browser.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { resumeLine } from '../../web/hud.mjs';
+import { feedLifecycle } from '../../web/lifecycle.mjs';
+import { parseOptions } from '../../web/options.mjs';
+import { reconnectDelayMs } from '../../web/transport.mjs';
+
+describe('the HUD resume line', () => {
+  test('says the catch-up path in the words of the demo', () => {
+    assert.equal(resumeLine({ awayMs: 4900, path: 'catch_up', ticks: 294, frames: 6, verifiedAfterMs: 80 }),
+      'away 4.9 s: caught up 294 ticks in 6 frames');
+  });
+  test('says the baseline path with its size and the time to verified', () => {
+    assert.equal(resumeLine({ awayMs: 73_200, path: 'baseline', baselineBytes: 34_000, verifiedAfterMs: 112 }),
+      'away 73.2 s: baseline 34 KB, verified again in 112 ms');
+  });
+  test('says when it is still waiting, and nothing when there was no absence', () => {
+    assert.equal(resumeLine({ awayMs: 61_000, path: 'baseline', baselineBytes: 0, verifiedAfterMs: null }), 'away 61.0 s: waiting for a baseline…');
+    assert.equal(resumeLine(null), 'no absence yet');
+  });
+});
+
+describe('the transport reconnect schedule', () => {
+  test('retries at once, then doubles from 250 ms and stays at 8 s', () => {
+    assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7, 20].map(reconnectDelayMs), [0, 250, 500, 1000, 2000, 4000, 8000, 8000, 8000]);
+  });
+});
+
+describe('the URL options', () => {
+  const at = { protocol: 'http:', host: '127.0.0.1:8080' };
+  test('default to play on the page\'s own host', () => {
+    const o = parseOptions('', at);
+    assert.deepEqual([o.watch, o.offline, o.debug, o.scenario, o.serverUrl], [false, false, false, null, 'ws://127.0.0.1:8080/ws']);
+  });
+  test('read flags, a scenario, knobs and a server; refuse nonsense knobs', () => {
+    const o = parseOptions('?watch&debug=1&offline=0&scenario=orbits&pellets=4096&seed=x&server=ws://h/ws', { protocol: 'https:', host: 'e' });
+    assert.deepEqual([o.watch, o.debug, o.offline, o.scenario, o.pellets, o.seed, o.serverUrl], [true, true, false, 'orbits', 4096, 1, 'ws://h/ws']);
+    assert.equal(parseOptions('', { protocol: 'https:', host: 'e' }).serverUrl, 'wss://e/ws');
+  });
+});
+
+// A document and window made of EventTargets: the feeder only listens and reads visibilityState.
+function fakePage() {
+  const doc = new EventTarget();
+  doc.visibilityState = 'visible';
+  const win = new EventTarget();
+  let now = 0;
+  const calls = [];
+  const feeder = feedLifecycle({ onSuspend: (t) => calls.push(['suspend', t]), onResume: (t) => calls.push(['resume', t]) },
+    { document: doc, window: win, now: () => now });
+  const fire = (target, type, at, extra = {}) => {
+    now = at;
+    target.dispatchEvent(Object.assign(new Event(type), extra));
+  };
+  return { doc, win, calls, feeder, fire };
+}
+
+describe('the lifecycle feeder', () => {
+  test('hidden, frozen, resumed while hidden, then visible: one suspend and one resume', () => {
+    const { doc, calls, fire } = fakePage();
+    doc.visibilityState = 'hidden';
+    fire(doc, 'visibilitychange', 10);
+    fire(doc, 'freeze', 20);
+    fire(doc, 'resume', 5000);
+    doc.visibilityState = 'visible';
+    fire(doc, 'visibilitychange', 5010);
+    assert.deepEqual(calls, [['suspend', 10], ['resume', 5010]]);
+  });
+  test('a back-forward cache round trip is an absence; a pagehide that is not kept is not', () => {
+    const { win, calls, fire, feeder } = fakePage();
+    fire(win, 'pagehide', 5, { persisted: false });
+    assert.deepEqual(calls, []);
+    fire(win, 'pagehide', 10, { persisted: true });
+    fire(win, 'pageshow', 900, { persisted: true });
+    assert.deepEqual(calls, [['suspend', 10], ['resume', 900]]);
+    assert.deepEqual(feeder.log.map((e) => e.event), ['pagehide', 'pageshow']);
+  });
+  test('stop() removes its listeners', () => {
+    const { doc, calls, fire, feeder } = fakePage();
+    feeder.stop();
+    doc.visibilityState = 'hidden';
+    fire(doc, 'visibilitychange', 1);
+    assert.deepEqual(calls, []);
+  });
+});
