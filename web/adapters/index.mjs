@@ -9,7 +9,7 @@ import { SessionAdapter } from './session.mjs';
  * @param {ReturnType<typeof import('../options.mjs').parseOptions>} options
  */
 export function chooseAdapter(tandem, options) {
-  const local = (reason) => new LocalAdapter(tandem, { scenario: options.scenario, seed: options.seed, pellets: options.pellets, reason });
+  const local = (reason) => new LocalAdapter(tandem, { scenario: options.scenario, watch: options.watch, seed: options.seed, pellets: options.pellets, reason });
   if (options.scenario !== null) return local('?scenario: no server involved');
   if (options.offline) return local('?offline');
   if (typeof tandem.ClientSession !== 'function') return local('this build of the module has no client session yet');

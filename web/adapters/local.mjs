@@ -47,10 +47,10 @@ export class LocalAdapter {
 
   /**
    * @param {object} tandem the loaded ES module
-   * @param {{scenario: string|null, seed: number, pellets: number, reason: string}} options
+   * @param {{scenario: string|null, watch: boolean, seed: number, pellets: number, reason: string}} options
    *   reason: one line on why this page is not connected to a server
    */
-  constructor(tandem, { scenario, seed, pellets, reason }) {
+  constructor(tandem, { scenario, watch, seed, pellets, reason }) {
     this.#tandem = tandem;
     if (scenario !== null) {
       this.#scenario = tandem.Scenario.open(scenario);
@@ -60,9 +60,11 @@ export class LocalAdapter {
       this.modeLabel = `Scenario "${scenario}" played in this tab from tick 0 (${reason})`;
     } else {
       this.#world = new tandem.World({ seed, pelletCount: pellets });
-      this.#me = ME;
+      this.#me = watch ? null : ME;
       this.mode = 'local';
-      this.modeLabel = `Offline: a local world in this tab, you and ${BOTS.length} scripted bots (${reason})`;
+      this.modeLabel = watch
+        ? `Offline, watching: a local world in this tab with ${BOTS.length} scripted bots (${reason})`
+        : `Offline: a local world in this tab, you and ${BOTS.length} scripted bots (${reason})`;
     }
     const config = configOf(this.#world);
     // The world's own rate, on the core's fixed-step clock (the same one the server uses).
@@ -118,11 +120,11 @@ export class LocalAdapter {
     const inputs = [];
     const at = (x, y) => ({ x: toRaw(x), y: toRaw(y) });
     if (tick === 0) {
-      inputs.push({ player: ME, kind: 'join', target: at(centre, centre) });
+      if (this.#me !== null) inputs.push({ player: this.#me, kind: 'join', target: at(centre, centre) });
       for (const bot of BOTS) inputs.push({ player: bot, kind: 'join', target: at(centre, centre) });
     }
     if (this.#steer !== null) {
-      inputs.push({ player: ME, kind: 'steer', target: at(this.#steer.x, this.#steer.y) });
+      inputs.push({ player: this.#me, kind: 'steer', target: at(this.#steer.x, this.#steer.y) });
       this.#steer = null;
     }
     if (tick % 6 === 0) {
