@@ -1,8 +1,10 @@
 // What every e2e test shares: where the page and the package are, the server that serves them,
 // opening the demo in a browser page and waiting until it runs, reading its state through
 // window.__tandem, and saving screenshots as artifacts (build/test-artifacts/e2e/).
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { defaultRoots, startStaticServer } from './static-server.mjs';
 
@@ -19,6 +21,24 @@ export async function startServer() {
   const roots = defaultRoots(repoRoot);
   if (process.env.TANDEM_PACKAGE_DIR) roots.packageDir = process.env.TANDEM_PACKAGE_DIR;
   return startStaticServer(roots);
+}
+
+/**
+ * Registers the file's before/after hooks: the server and one browser (`launch()`, e.g.
+ * launchChromium), both closed after the file's tests whatever happened. The returned object
+ * holds {server, browser} once the hooks ran.
+ */
+export function serverAndBrowser(launch) {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }
 
 /**
@@ -65,4 +85,16 @@ export async function screenshot(page, name) {
   const path = join(artifactsDir, `${name}.png`);
   await page.screenshot({ path });
   return path;
+}
+
+/**
+ * The HUD's resume line says how long the page was away: at least `awayMs` (the time the test
+ * stayed away), at most `spanMs` (from starting to hide it to seeing it shown again), with the
+ * line's 0.1 s rounding either way.
+ */
+export function assertSaysAway(text, awayMs, spanMs) {
+  const match = /^away (\d+\.\d) s: /.exec(text);
+  assert.ok(match, `resume line: ${text}`);
+  const said = Number(match[1]) * 1000;
+  assert.ok(said >= awayMs - 100 && said <= spanMs + 100, `resume line says ${match[1]} s; away ${awayMs} ms within a span of ${spanMs} ms`);
 }
