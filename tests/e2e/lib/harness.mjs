@@ -17,10 +17,10 @@ export const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
  * root, the package under /pkg/). When `tandem serve --web DIR` exists this is the one place
  * to start it instead (the page's own URL layout lives in web/index.html's import map).
  */
-export async function startServer() {
+export async function startServer({ port = 0 } = {}) {
   const roots = defaultRoots(repoRoot);
   if (process.env.TANDEM_PACKAGE_DIR) roots.packageDir = process.env.TANDEM_PACKAGE_DIR;
-  return startStaticServer(roots);
+  return startStaticServer({ ...roots, port });
 }
 
 /**
