@@ -34,7 +34,7 @@ describe('the page in Firefox ESR', () => {
     assert.ok(paths.includes('/pkg/tandem-wasm.wasm'), paths.join(' '));
     assert.equal(state.loopFailure, null);
     mkdirSync(artifactsDir, { recursive: true });
-    writeFileSync(join(artifactsDir, 'env.browser.png'), await captureScreenshot(bidi, tab));
+    writeFileSync(join(artifactsDir, 'firefox.png'), await captureScreenshot(bidi, tab));
   });
 
   test('hidden behind another tab it slows to about a frame a second, and runs again when shown', async () => {

@@ -1,14 +1,25 @@
 // Every browser and server the e2e harness starts is registered here and killed on every
 // way out: a normal close, a failed test, an uncaught error, SIGINT/SIGTERM. Each child runs
 // in its own process group so its helpers (renderers, GPU process, crash handler) go with it.
-// Its pid is also written to a file, so a runner killed outright (SIGKILL) leaves a list that
-// build-scripts/test.d/40-e2e kills afterwards.
+// Live pids are also written to a file, so a runner killed outright (SIGKILL) leaves a list
+// that build-scripts/test.d/40-e2e kills afterwards.
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const live = new Map();   // pid -> {child, cleanup}
-const pidFile = process.env.TANDEM_E2E_PID_FILE ?? null;
+const pidDir = process.env.TANDEM_E2E_PID_DIR ?? null;
+
+// One file per test process (node --test runs each test file in its own), listing only the
+// groups still alive, so whoever reads it after a crash kills nothing that was already reaped
+// (its pid may belong to someone else by then).
+function writePidFile() {
+  if (pidDir === null) return;
+  mkdirSync(pidDir, { recursive: true });
+  const file = join(pidDir, `${process.pid}.pids`);
+  if (live.size === 0) rmSync(file, { force: true });
+  else writeFileSync(file, [...live.keys()].map((pid) => `${pid}\n`).join(''));
+}
 
 function killGroup(pid) {
   try {
@@ -24,6 +35,7 @@ function killAllNow() {
     try { cleanup?.(); } catch { /* best effort on the way out */ }
   }
   live.clear();
+  writePidFile();
 }
 
 process.on('exit', killAllNow);
@@ -47,10 +59,7 @@ export function spawnTracked(command, args, { cleanup, env } = {}) {
   child.stderrTail = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk) => { child.stderrTail = (child.stderrTail + chunk).slice(-4000); });
-  if (pidFile !== null) {
-    mkdirSync(dirname(pidFile), { recursive: true });
-    appendFileSync(pidFile, `${child.pid}\n`);
-  }
+  writePidFile();
   child.once('exit', () => {
     // The group may outlive its leader (helpers still running): kill it anyway.
     killGroup(child.pid);
@@ -67,6 +76,7 @@ export async function killTracked(child) {
   await exited;
   const entry = live.get(child.pid);
   live.delete(child.pid);
+  writePidFile();
   entry?.cleanup?.();
 }
 
