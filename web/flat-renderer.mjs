@@ -49,6 +49,10 @@ export class FlatRenderer {
   stats() { return { kind: this.kind, pellets: this.#drawn.pellets, wells: this.#drawn.wells, drawCalls: null, triangles: null }; }
 
   draw(view) {
+    if (view.arenaSize !== this.#arenaSize) {
+      this.#arenaSize = view.arenaSize;
+      this.resize();
+    }
     const ctx = this.#ctx;
     const s = this.#scale;
     const { x: ox, y: oy } = this.#origin;

@@ -24,8 +24,10 @@ export class ArenaRenderer {
   #scene;
   #camera;
   #controls;
-  #arenaSize;
+  #arenaSize = null;
+  #relief;
   #grid;
+  #ground = null;
   #pellets = null;
   #wells = new Map();
   #flashes = [];
@@ -42,38 +44,29 @@ export class ArenaRenderer {
    */
   constructor(container, { arenaSize, relief }) {
     this.#container = container;
-    this.#arenaSize = arenaSize;
+    this.#relief = relief;
     this.#renderer = new THREE.WebGLRenderer({ antialias: false, powerPreference: 'high-performance' });
     this.#renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     container.appendChild(this.#renderer.domElement);
 
     const scene = new THREE.Scene();
     scene.background = new THREE.Color(0x0b0f14);
-    scene.fog = new THREE.Fog(0x0b0f14, arenaSize * 1.6, arenaSize * 3.2);
     scene.add(new THREE.HemisphereLight(0xbfd8ff, 0x1b1408, 1.6));
     const sun = new THREE.DirectionalLight(0xffffff, 1.8);
     sun.position.set(-0.4, 1, 0.3);
     scene.add(sun);
     this.#scene = scene;
-
-    this.#grid = new HeightGrid(relief, arenaSize, GROUND_CELLS, RELIEF_AMPLITUDE);
-    scene.add(this.#makeGround());
     this.#groundPlane.constant = -RELIEF_AMPLITUDE / 2;
 
-    const half = arenaSize / 2;
-    this.#camera = new THREE.PerspectiveCamera(50, 1, 1, arenaSize * 8);
-    this.#camera.position.set(half, arenaSize * 0.78, arenaSize * 1.32);
+    this.#camera = new THREE.PerspectiveCamera(50, 1, 1, 1);
     const controls = new OrbitControls(this.#camera, this.#renderer.domElement);
-    controls.target.set(half, 0, half);
     // The left button and one finger steer the well; the camera takes the others.
     controls.mouseButtons = { LEFT: -1, MIDDLE: THREE.MOUSE.DOLLY, RIGHT: THREE.MOUSE.ROTATE };
     controls.touches = { ONE: -1, TWO: THREE.TOUCH.DOLLY_ROTATE };
     controls.maxPolarAngle = Math.PI * 0.47;
-    controls.minDistance = arenaSize * 0.15;
-    controls.maxDistance = arenaSize * 3;
     controls.enableDamping = true;
-    controls.update();
     this.#controls = controls;
+    this.#fitArena(arenaSize);
 
     this.#target = new THREE.Mesh(
       new THREE.RingGeometry(5, 7, 32).rotateX(-Math.PI / 2),
@@ -126,6 +119,7 @@ export class ArenaRenderer {
   }
 
   draw(view, nowMs) {
+    if (view.arenaSize !== this.#arenaSize) this.#fitArena(view.arenaSize);
     const t = Math.min(Math.max(view.alpha, 0), 1);
     this.#drawPellets(view.pellets.current, view.pellets.previous, t);
     this.#drawWells(view.wells, view.me, t);
@@ -133,6 +127,28 @@ export class ArenaRenderer {
     this.#ageFlashes(nowMs);
     this.#controls.update();
     this.#renderer.render(this.#scene, this.#camera);
+  }
+
+  // Ground, fog and camera for an arena of `size` units (at start, and again if a session's
+  // world turns out to have another size than the page guessed).
+  #fitArena(size) {
+    this.#arenaSize = size;
+    this.#scene.fog = new THREE.Fog(0x0b0f14, size * 1.6, size * 3.2);
+    this.#grid = new HeightGrid(this.#relief, size, GROUND_CELLS, RELIEF_AMPLITUDE);
+    if (this.#ground !== null) {
+      this.#scene.remove(this.#ground);
+      this.#ground.traverse((o) => { o.geometry?.dispose(); o.material?.dispose(); });
+    }
+    this.#ground = this.#makeGround();
+    this.#scene.add(this.#ground);
+    const half = size / 2;
+    this.#camera.far = size * 8;
+    this.#camera.position.set(half, size * 0.78, size * 1.32);
+    this.#camera.updateProjectionMatrix();
+    this.#controls.target.set(half, 0, half);
+    this.#controls.minDistance = size * 0.15;
+    this.#controls.maxDistance = size * 3;
+    this.#controls.update();
   }
 
   #makeGround() {
