@@ -1,0 +1,220 @@
+// ServerMetrics (see metrics.hpp). Names follow Prometheus conventions: base units
+// (seconds, bytes), _total on counters, one family per figure and labels for reasons.
+#include "server/metrics.hpp"
+
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+
+namespace tandem::server {
+
+namespace {
+
+double seconds(int64_t ns) { return static_cast<double>(ns) * 1e-9; }
+
+// A counter that mirrors a plain integer kept elsewhere: each scrape adds what it grew by.
+struct MirroredCounter {
+    prometheus::Counter* counter = nullptr;
+    uint64_t seen = 0;
+    void sync(uint64_t now) {
+        if (now > seen) counter->Increment(static_cast<double>(now - seen));
+        seen = now;
+    }
+};
+
+}  // namespace
+
+struct ServerMetrics::Impl {
+    prometheus::Registry registry;
+
+    prometheus::Counter* ticks = nullptr;
+    prometheus::Counter* late_ticks = nullptr;
+    prometheus::Counter* dropped_ticks = nullptr;
+    prometheus::Counter* clock_rollbacks = nullptr;
+    prometheus::Histogram* lateness = nullptr;
+    prometheus::Histogram* room_cost = nullptr;
+    prometheus::Histogram* send_cost = nullptr;
+    prometheus::Histogram* step_cost = nullptr;
+    prometheus::Family<prometheus::Gauge>* lateness_window = nullptr;
+    prometheus::Family<prometheus::Counter>* closed = nullptr;
+    prometheus::Family<prometheus::Counter>* refused = nullptr;
+    prometheus::Family<prometheus::Counter>* http = nullptr;
+
+    MirroredCounter frames_sent, bytes_sent, frames_received, bytes_received, accepted;
+    MirroredCounter frames_built, baselines, pauses, rate_limited, desyncs;
+    prometheus::Gauge* connections = nullptr;
+    prometheus::Gauge* players = nullptr;
+    prometheus::Gauge* watchers = nullptr;
+    prometheus::Gauge* room_tick = nullptr;
+    prometheus::Gauge* queue_bytes = nullptr;
+    prometheus::Gauge* queue_peak = nullptr;
+    prometheus::Gauge* queue_cap = nullptr;
+    prometheus::Gauge* resident = nullptr;
+
+    std::vector<int64_t> lateness_ring;
+    uint32_t next_slot = 0;
+    std::map<std::string, prometheus::Counter*, std::less<>> http_by_status;
+
+    Impl() {
+        auto counter = [&](const char* name, const char* help) {
+            return &prometheus::BuildCounter().Name(name).Help(help).Register(registry).Add({});
+        };
+        auto gauge = [&](const char* name, const char* help) {
+            return &prometheus::BuildGauge().Name(name).Help(help).Register(registry).Add({});
+        };
+        auto histogram = [&](const char* name, const char* help, const prometheus::Histogram::BucketBoundaries& b) {
+            return &prometheus::BuildHistogram().Name(name).Help(help).Register(registry).Add({}, b);
+        };
+        // From well under timer jitter to beyond the /healthz bound at 60 Hz.
+        const prometheus::Histogram::BucketBoundaries lateness_buckets = {
+            0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.033, 0.067, 0.133, 0.5};
+        const prometheus::Histogram::BucketBoundaries cost_buckets = {
+            0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.033};
+
+        ticks = counter("tandem_ticks_total", "Simulation ticks run by the tick loop.");
+        late_ticks = counter("tandem_late_ticks_total", "Ticks that started a whole step or more after their boundary.");
+        dropped_ticks = counter("tandem_dropped_ticks_total",
+                                "Due ticks skipped by the catch-up cap after a stall (the grid is kept).");
+        clock_rollbacks = counter("tandem_clock_rollbacks_total", "Times the clock was seen to go backwards.");
+        lateness = histogram("tandem_tick_lateness_seconds", "From a tick's boundary to the start of its work.",
+                             lateness_buckets);
+        room_cost = histogram("tandem_tick_room_seconds", "The room's whole tick (world step included), per tick.",
+                              cost_buckets);
+        step_cost = histogram("tandem_tick_step_seconds", "The world step alone, per tick, as the room measured it.",
+                              cost_buckets);
+        send_cost = histogram("tandem_tick_send_seconds",
+                              "Handing one tick's outbox to the connections' write queues, per tick.", cost_buckets);
+        lateness_window = &prometheus::BuildGauge()
+                               .Name("tandem_tick_lateness_window_seconds")
+                               .Help("Tick lateness quantiles (nearest rank) over the last 4096 ticks.")
+                               .Register(registry);
+        closed = &prometheus::BuildCounter()
+                      .Name("tandem_ws_closed_total")
+                      .Help("WebSocket connections closed, by close code and reason.")
+                      .Register(registry);
+        refused = &prometheus::BuildCounter()
+                       .Name("tandem_ws_handshakes_refused_total")
+                       .Help("WebSocket upgrade requests refused before a connection existed, by reason.")
+                       .Register(registry);
+        http = &prometheus::BuildCounter()
+                    .Name("tandem_http_responses_total")
+                    .Help("HTTP responses sent, by status code.")
+                    .Register(registry);
+
+        frames_sent.counter = counter("tandem_ws_frames_sent_total", "WebSocket messages written to clients.");
+        bytes_sent.counter = counter("tandem_ws_bytes_sent_total", "Payload bytes of the messages written to clients.");
+        frames_received.counter = counter("tandem_ws_frames_received_total", "WebSocket messages read from clients.");
+        bytes_received.counter =
+            counter("tandem_ws_bytes_received_total", "Payload bytes of the messages read from clients.");
+        accepted.counter = counter("tandem_ws_connections_accepted_total", "WebSocket handshakes accepted.");
+        frames_built.counter = counter("tandem_room_frames_built_total", "Tick frames the room encoded (once each).");
+        baselines.counter = counter("tandem_room_baselines_sent_total", "Baseline snapshots the room sent.");
+        pauses.counter = counter("tandem_room_flow_control_pauses_total",
+                                 "Times the room stopped streaming to a client that was not reading.");
+        rate_limited.counter =
+            counter("tandem_room_inputs_rate_limited_total", "Client inputs dropped by the room's rate limit.");
+        desyncs.counter = counter("tandem_room_desync_reports_total", "Desync reports received from clients.");
+        connections = gauge("tandem_ws_connections", "Open WebSocket connections.");
+        players = gauge("tandem_room_players", "Connected players.");
+        watchers = gauge("tandem_room_watchers", "Connected watchers.");
+        room_tick = gauge("tandem_room_tick", "The room's current tick.");
+        queue_bytes = gauge("tandem_ws_write_queue_bytes", "Bytes queued for writing, all connections together.");
+        queue_peak = gauge("tandem_ws_write_queue_peak_bytes", "The most bytes one connection ever had queued.");
+        queue_cap = gauge("tandem_ws_write_queue_cap_bytes",
+                          "The per-connection write queue bound; a connection over it is closed.");
+        resident = gauge("process_resident_memory_bytes", "Resident memory size in bytes.");
+        lateness_ring.reserve(lateness_window_ticks);
+    }
+};
+
+ServerMetrics::ServerMetrics() : impl_(std::make_unique<Impl>()) {}
+ServerMetrics::~ServerMetrics() = default;
+
+void ServerMetrics::tick_ran(int64_t lateness_ns, bool late, int64_t room_ns, int64_t step_ns, int64_t send_ns) {
+    Impl& m = *impl_;
+    m.ticks->Increment();
+    if (late) m.late_ticks->Increment();
+    m.lateness->Observe(seconds(lateness_ns));
+    m.room_cost->Observe(seconds(room_ns));
+    m.step_cost->Observe(seconds(step_ns));
+    m.send_cost->Observe(seconds(send_ns));
+    if (m.lateness_ring.size() < lateness_window_ticks) {
+        m.lateness_ring.push_back(lateness_ns);
+    } else {
+        m.lateness_ring[m.next_slot] = lateness_ns;
+    }
+    m.next_slot = (m.next_slot + 1) % lateness_window_ticks;
+}
+
+void ServerMetrics::ticks_dropped(uint64_t count) { impl_->dropped_ticks->Increment(static_cast<double>(count)); }
+void ServerMetrics::clock_rolled_back() { impl_->clock_rollbacks->Increment(); }
+
+void ServerMetrics::connection_closed(uint16_t code, std::string_view reason) {
+    impl_->closed->Add({{"code", std::to_string(code)}, {"reason", std::string(reason)}}).Increment();
+}
+
+void ServerMetrics::handshake_refused(std::string_view reason) {
+    impl_->refused->Add({{"reason", std::string(reason)}}).Increment();
+}
+
+void ServerMetrics::http_response(unsigned status) {
+    const std::string key = std::to_string(status);
+    auto found = impl_->http_by_status.find(key);
+    if (found == impl_->http_by_status.end()) {
+        found = impl_->http_by_status.emplace(key, &impl_->http->Add({{"status", key}})).first;
+    }
+    found->second->Increment();
+}
+
+int64_t ServerMetrics::lateness_quantile_ns(uint32_t per_mille) const {
+    std::vector<int64_t> sorted = impl_->lateness_ring;
+    if (sorted.empty()) return 0;
+    std::sort(sorted.begin(), sorted.end());
+    const uint64_t n = sorted.size();
+    const uint64_t rank = std::max<uint64_t>(1, (per_mille * n + 999) / 1000);
+    return sorted[static_cast<size_t>(std::min(rank, n) - 1)];
+}
+
+std::string ServerMetrics::render(const TransportFigures& t, const RoomFigures& room) {
+    Impl& m = *impl_;
+    m.frames_sent.sync(t.frames_sent);
+    m.bytes_sent.sync(t.bytes_sent);
+    m.frames_received.sync(t.frames_received);
+    m.bytes_received.sync(t.bytes_received);
+    m.accepted.sync(t.connections_accepted);
+    m.frames_built.sync(room.frames_built);
+    m.baselines.sync(room.baselines_sent);
+    m.pauses.sync(room.flow_control_pauses);
+    m.rate_limited.sync(room.inputs_rate_limited);
+    m.desyncs.sync(room.desync_reports);
+    m.connections->Set(t.connections_open);
+    m.players->Set(room.players);
+    m.watchers->Set(room.watchers);
+    m.room_tick->Set(static_cast<double>(room.tick));
+    m.queue_bytes->Set(static_cast<double>(t.write_queue_bytes));
+    m.queue_peak->Set(static_cast<double>(t.write_queue_peak_bytes));
+    m.queue_cap->Set(static_cast<double>(t.write_queue_cap_bytes));
+    m.resident->Set(static_cast<double>(resident_memory_bytes()));
+    for (const auto& [label, per_mille] : {std::pair{"0.5", 500u}, std::pair{"0.99", 990u}, std::pair{"1", 1000u}}) {
+        m.lateness_window->Add({{"quantile", label}}).Set(seconds(lateness_quantile_ns(per_mille)));
+    }
+    return prometheus::TextSerializer().Serialize(m.registry.Collect());
+}
+
+uint64_t resident_memory_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    uint64_t size_pages = 0;
+    uint64_t resident_pages = 0;
+    if (!(statm >> size_pages >> resident_pages)) return 0;
+    return resident_pages * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace tandem::server

@@ -1,0 +1,64 @@
+// The server's /metrics: the transport's and the tick loop's figures plus the room's, in
+// the Prometheus text format through prometheus-cpp's registry and serializer (served by
+// our own HTTP, not its bundled web server). The hot paths count into plain integers; the
+// registry is brought up to date only when scraped, so a frame costs no atomic operation.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/room_port.hpp"
+
+namespace tandem::server {
+
+// Plain counters and gauges the transport keeps as it goes.
+struct TransportFigures {
+    uint64_t frames_sent = 0;
+    uint64_t bytes_sent = 0;
+    uint64_t frames_received = 0;
+    uint64_t bytes_received = 0;
+    uint64_t connections_accepted = 0;
+    uint32_t connections_open = 0;
+    uint64_t write_queue_bytes = 0;       // all connections, now
+    uint64_t write_queue_peak_bytes = 0;  // the most one connection ever held
+    uint64_t write_queue_cap_bytes = 0;
+};
+
+// How many recent ticks the lateness quantiles are taken over.
+inline constexpr uint32_t lateness_window_ticks = 4096;
+
+class ServerMetrics {
+public:
+    ServerMetrics();
+    ~ServerMetrics();
+    ServerMetrics(const ServerMetrics&) = delete;
+    ServerMetrics& operator=(const ServerMetrics&) = delete;
+
+    // One tick ran, lateness_ns after its boundary; `late` when that was a step or more.
+    // room_ns: the room's tick call; step_ns: the world step inside it (the room's own
+    // figure); send_ns: handing its outbox to the write queues.
+    void tick_ran(int64_t lateness_ns, bool late, int64_t room_ns, int64_t step_ns, int64_t send_ns);
+    void ticks_dropped(uint64_t count);
+    void clock_rolled_back();
+    void connection_closed(uint16_t code, std::string_view reason);
+    void handshake_refused(std::string_view reason);
+    void http_response(unsigned status);
+
+    // Nearest-rank quantile (0..1000 per mille) of the lateness window, in nanoseconds.
+    int64_t lateness_quantile_ns(uint32_t per_mille) const;
+
+    // The exposition text, with every figure brought up to date.
+    std::string render(const TransportFigures& transport, const RoomFigures& room);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// This process's resident set in bytes, from /proc (0 where that cannot be read).
+uint64_t resident_memory_bytes();
+
+}  // namespace tandem::server

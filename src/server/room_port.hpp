@@ -1,0 +1,61 @@
+// The seam between the transport and the room: the calls the server makes on a room and
+// what it takes back, in the transport's own terms (WebSocket close codes, shared frame
+// buffers). The transport decides nothing about the game; it must never copy a frame per
+// recipient or reorder what the room queued for one connection.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tandem::server {
+
+using ConnectionId = uint32_t;
+// One encoded message, shared by every recipient and held until the last write of it ends.
+using SharedBytes = std::shared_ptr<const std::vector<uint8_t>>;
+
+struct Outgoing {
+    ConnectionId to = 0;
+    SharedBytes bytes;
+};
+
+// The room wants this connection closed once what it queued before is sent.
+struct CloseOrder {
+    ConnectionId who = 0;
+    uint16_t code = 1000;      // the WebSocket close code
+    std::string reason;        // snake_case, sent as the close frame's reason
+};
+
+// The room's own figures for /metrics, as plain integers (counters only ever grow).
+struct RoomFigures {
+    uint64_t tick = 0;
+    uint32_t players = 0;
+    uint32_t watchers = 0;
+    uint64_t frames_built = 0;
+    uint64_t baselines_sent = 0;
+    uint64_t flow_control_pauses = 0;
+    uint64_t inputs_rate_limited = 0;
+    uint64_t desync_reports = 0;
+    int64_t last_step_ns = 0;  // the world step alone, inside the last tick
+};
+
+class RoomPort {
+public:
+    virtual ~RoomPort() = default;
+    virtual ConnectionId connect(int64_t now_ns) = 0;  // a WebSocket opened (origin already checked)
+    virtual void receive(ConnectionId id, std::span<const uint8_t> message, int64_t now_ns) = 0;
+    virtual void disconnect(ConnectionId id, int64_t now_ns) = 0;  // the socket closed, for any reason
+    virtual void tick(int64_t now_ns) = 0;
+    virtual void shut_down(int64_t now_ns) = 0;  // every connection: close with 1001
+    // Everything to send or close since the last call, in order per connection.
+    virtual void take_outbox(std::vector<Outgoing>& sends, std::vector<CloseOrder>& closes) = 0;
+    virtual RoomFigures figures() const = 0;
+    // The largest binary message a client may legally send: the transport's read limit.
+    virtual uint32_t max_client_message_bytes() const = 0;
+    // The simulation's rate: the tick driver steps at this many ticks per second.
+    virtual uint32_t tick_hz() const = 0;
+};
+
+}  // namespace tandem::server

@@ -1,0 +1,795 @@
+// The only translation unit that sees Boost.Beast (one such file takes about 40 s to compile
+// at -O2): HTTP static files, /metrics, /healthz, the WebSocket at /ws, the tick timer and
+// the signals, all on one thread. It moves bytes and keeps time; every decision it could
+// get wrong is made by a pure function elsewhere in src/server or by the room.
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <map>
+#include <ostream>
+#include <set>
+
+#include "server/health.hpp"
+#include "server/metrics.hpp"
+#include "server/server.hpp"
+#include "server/static_files.hpp"
+#include "server/write_queue.hpp"
+#include "tandem/core/tick_loop.hpp"
+#include "tandem/core/timestep.hpp"
+
+namespace tandem::server {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+using error_code = beast::error_code;
+
+constexpr uint32_t largest_request_header_bytes = 8192;
+constexpr uint32_t largest_request_body_bytes = 4096;  // we serve GET and HEAD: any body is refused
+constexpr uint16_t close_going_away = 1001;
+
+int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+std::chrono::steady_clock::time_point steady_at(int64_t ns) {
+    return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(ns));
+}
+std::chrono::nanoseconds duration(int64_t ns) { return std::chrono::nanoseconds(ns); }
+
+// What ended a WebSocket connection, as the close code and the reason /metrics counts.
+struct Ending {
+    uint16_t code = 1006;
+    std::string reason;
+};
+
+// Beast fails a connection itself (sending the close frame) on protocol errors, oversize
+// messages and invalid text; this names what happened for the books.
+Ending ending_for_read_error(const error_code& ec) {
+    if (ec == websocket::error::closed) return {1000, "peer_closed"};
+    if (ec == websocket::error::message_too_big || ec == websocket::error::buffer_overflow) {
+        return {1009, "message_too_big"};
+    }
+    if (ec == websocket::error::bad_frame_payload) return {1007, "invalid_payload"};
+    if (ec == beast::error::timeout) return {1006, "timeout"};
+    if (ec == websocket::condition::protocol_violation) return {1002, "protocol_error"};
+    return {1006, "connection_lost"};
+}
+
+class Server;
+
+// One WebSocket connection: reads whole messages into the room, writes the room's shared
+// frames through a byte-capped queue with one async_write in flight.
+class WsSession : public std::enable_shared_from_this<WsSession> {
+public:
+    WsSession(Server& server, beast::tcp_stream&& stream);
+    void accept(http::request<http::string_body> request);
+    void enqueue(SharedBytes message);
+    // Sends what is queued, then the close frame; tears the socket down if that stalls.
+    void close(uint16_t code, std::string reason);
+    void tear_down();
+    ConnectionId id() const { return id_; }
+    uint64_t queued_bytes() const { return queue_.bytes(); }
+
+private:
+    void on_accept(const error_code& ec);
+    void read();
+    void on_read(const error_code& ec, size_t bytes);
+    void write_next();
+    void on_write(const error_code& ec, size_t bytes);
+    void finish(Ending ending);
+
+    Server& server_;
+    websocket::stream<beast::tcp_stream> ws_;
+    beast::flat_buffer buffer_;
+    WriteQueue queue_;
+    asio::steady_timer close_timer_;
+    ConnectionId id_ = 0;
+    bool registered_ = false;  // the room knows this connection
+    bool writing_ = false;
+    bool finished_ = false;
+    std::optional<websocket::close_reason> close_after_queue_;
+    bool close_sent_ = false;
+    std::optional<Ending> ending_;  // the first cause, which is what gets counted
+};
+
+// One HTTP connection (keep-alive) until it upgrades or ends.
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+public:
+    HttpSession(Server& server, tcp::socket&& socket);
+    void start() { read(); }
+    void tear_down();
+
+private:
+    void read();
+    void on_read(const error_code& ec);
+    void on_write(bool keep_alive, const error_code& ec);
+    void finish();
+
+    Server& server_;
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    bool finished_ = false;
+};
+
+class Server {
+public:
+    Server(const ServeOptions& options, RoomPort& room, const TransportLimits& limits)
+        : options_(options),
+          room_(room),
+          limits_(limits),
+          acceptor_(io_),
+          signals_(io_, SIGINT, SIGTERM),
+          tick_timer_(io_),
+          drain_timer_(io_),
+          accept_retry_(io_) {}
+
+    int run(std::ostream& out, std::ostream& err);
+
+    // ---- used by the sessions ----
+    asio::io_context& io() { return io_; }
+    RoomPort& room() { return room_; }
+    const TransportLimits& limits() const { return limits_; }
+    TransportFigures& figures() { return figures_; }
+    ServerMetrics& metrics() { return metrics_; }
+    bool draining() const { return draining_; }
+
+    http::message_generator respond(const http::request<http::string_body>& request);
+    bool origin_allowed(std::string_view origin_header) const;
+    void http_opened(const std::shared_ptr<HttpSession>& s) { http_sessions_.insert(s); }
+    // The socket went on to a WebSocket session, which now owns it and its count.
+    void http_handed_over(const std::shared_ptr<HttpSession>& s) { http_sessions_.erase(s); }
+    void http_closed(const std::shared_ptr<HttpSession>& s) {
+        http_sessions_.erase(s);
+        sockets_closed();
+    }
+    void ws_registered(const std::shared_ptr<WsSession>& s) {
+        ws_sessions_[s->id()] = s;
+        ++figures_.connections_accepted;
+        ++figures_.connections_open;
+    }
+    void ws_pending(const std::shared_ptr<WsSession>& s) { ws_handshaking_.insert(s); }
+    void ws_pending_done(const std::shared_ptr<WsSession>& s) { ws_handshaking_.erase(s); }
+    void ws_closed(const std::shared_ptr<WsSession>& s, bool registered, const Ending& ending);
+    void queue_bytes_changed(int64_t delta, uint64_t connection_bytes) {
+        figures_.write_queue_bytes = static_cast<uint64_t>(static_cast<int64_t>(figures_.write_queue_bytes) + delta);
+        if (connection_bytes > figures_.write_queue_peak_bytes) figures_.write_queue_peak_bytes = connection_bytes;
+    }
+    // Hands everything the room queued to the connections, in order.
+    void pump_outbox();
+    uint32_t open_sockets() const { return open_sockets_; }
+
+private:
+    void accept();
+    void schedule_tick();
+    void on_tick();
+    void begin_drain();
+    void sockets_closed() {
+        --open_sockets_;
+        maybe_finish_drain();
+    }
+    void maybe_finish_drain() {
+        if (draining_ && open_sockets_ == 0) io_.stop();
+    }
+
+    friend class WsSession;
+
+    const ServeOptions& options_;
+    RoomPort& room_;
+    TransportLimits limits_;
+    asio::io_context io_{1};
+    tcp::acceptor acceptor_;
+    asio::signal_set signals_;
+    asio::steady_timer tick_timer_;
+    asio::steady_timer drain_timer_;
+    asio::steady_timer accept_retry_;
+
+    StaticRoots roots_;
+    std::vector<std::string> origins_;
+    std::optional<TickLoop> loop_;
+    HealthPolicy health_policy_;
+    std::optional<int64_t> last_fell_behind_ns_;
+    bool ticking_started_ = false;
+    bool draining_ = false;
+    uint32_t open_sockets_ = 0;
+
+    ServerMetrics metrics_;
+    TransportFigures figures_;
+    std::vector<Outgoing> sends_;
+    std::vector<CloseOrder> closes_;
+    // Ordered containers: shutdown and outbox order never depend on a hash.
+    std::map<ConnectionId, std::shared_ptr<WsSession>> ws_sessions_;
+    std::set<std::shared_ptr<WsSession>> ws_handshaking_;
+    std::set<std::shared_ptr<HttpSession>> http_sessions_;
+};
+
+// ---- HTTP ---------------------------------------------------------------------------------
+
+HttpSession::HttpSession(Server& server, tcp::socket&& socket) : server_(server), stream_(std::move(socket)) {}
+
+void HttpSession::read() {
+    parser_.emplace();
+    parser_->header_limit(largest_request_header_bytes);
+    parser_->body_limit(largest_request_body_bytes);
+    stream_.expires_after(duration(server_.limits().http_idle_timeout_ns));
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](const error_code& ec, size_t) { self->on_read(ec); });
+}
+
+void HttpSession::on_read(const error_code& ec) {
+    if (ec) {
+        // A malformed request gets a 400 when the socket still works; timeouts and resets
+        // just end the connection.
+        if (ec != http::error::end_of_stream && ec != beast::error::timeout && ec != asio::error::operation_aborted &&
+            ec != asio::error::connection_reset && stream_.socket().is_open()) {
+            http::response<http::string_body> bad{http::status::bad_request, 11};
+            bad.set(http::field::content_type, "text/plain; charset=utf-8");
+            bad.set(http::field::connection, "close");
+            bad.body() = "bad request: " + ec.message() + "\n";
+            bad.prepare_payload();
+            server_.metrics().http_response(400);
+            stream_.expires_after(duration(server_.limits().handshake_timeout_ns));
+            beast::async_write(stream_, http::message_generator(std::move(bad)),
+                              [self = shared_from_this()](const error_code& e, size_t) { self->on_write(false, e); });
+            return;
+        }
+        finish();
+        return;
+    }
+    http::request<http::string_body> request = parser_->release();
+    if (websocket::is_upgrade(request)) {
+        const std::string_view target(request.target().data(), request.target().size());
+        const std::string_view path = target.substr(0, target.find('?'));
+        std::optional<std::pair<http::status, std::string>> refusal;
+        if (path != "/ws") {
+            refusal = {http::status::not_found, "not_found"};
+        } else if (server_.draining()) {
+            refusal = {http::status::service_unavailable, "draining"};
+        } else if (const auto origin = request.find(http::field::origin);
+                   origin != request.end() &&
+                   !server_.origin_allowed(std::string_view(origin->value().data(), origin->value().size()))) {
+            refusal = {http::status::forbidden, "origin"};
+        }
+        if (refusal) {
+            server_.metrics().handshake_refused(refusal->second);
+            http::response<http::string_body> no{refusal->first, request.version()};
+            no.set(http::field::content_type, "text/plain; charset=utf-8");
+            no.set(http::field::connection, "close");
+            no.body() = "websocket refused: " + refusal->second + "\n";
+            no.prepare_payload();
+            server_.metrics().http_response(static_cast<unsigned>(refusal->first));
+            beast::async_write(stream_, http::message_generator(std::move(no)),
+                              [self = shared_from_this()](const error_code& e, size_t) { self->on_write(false, e); });
+            return;
+        }
+        // The socket now belongs to the WebSocket session; this one ends without closing it.
+        auto ws = std::make_shared<WsSession>(server_, std::move(stream_));
+        finished_ = true;
+        server_.http_handed_over(shared_from_this());
+        ws->accept(std::move(request));
+        return;
+    }
+    const bool keep_alive = request.keep_alive() && !server_.draining();
+    http::message_generator response = server_.respond(request);
+    stream_.expires_after(duration(server_.limits().http_idle_timeout_ns));
+    beast::async_write(stream_, std::move(response),
+                      [self = shared_from_this(), keep_alive](const error_code& e, size_t) { self->on_write(keep_alive, e); });
+}
+
+void HttpSession::on_write(bool keep_alive, const error_code& ec) {
+    if (ec || !keep_alive || server_.draining()) {
+        error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        finish();
+        return;
+    }
+    read();
+}
+
+void HttpSession::tear_down() {
+    error_code ignored;
+    stream_.socket().close(ignored);
+}
+
+void HttpSession::finish() {
+    if (finished_) return;
+    finished_ = true;
+    error_code ignored;
+    stream_.socket().close(ignored);
+    server_.http_closed(shared_from_this());
+}
+
+// ---- WebSocket ----------------------------------------------------------------------------
+
+WsSession::WsSession(Server& server, beast::tcp_stream&& stream)
+    : server_(server),
+      ws_(std::move(stream)),
+      queue_(server.limits().write_queue_cap_bytes),
+      close_timer_(server.io()) {}
+
+void WsSession::accept(http::request<http::string_body> request) {
+    server_.ws_pending(shared_from_this());
+    beast::get_lowest_layer(ws_).expires_never();  // the WebSocket's own timeouts take over
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = duration(server_.limits().handshake_timeout_ns);
+    timeouts.idle_timeout = duration(server_.limits().idle_timeout_ns);
+    timeouts.keep_alive_pings = true;
+    ws_.set_option(timeouts);
+    ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& response) { response.set(http::field::server, "tandem"); }));
+    // Whole messages, one frame each: fragmenting a 32 KiB frame into 4 KiB pieces tripled
+    // the server's CPU per message here, and no client needs the pieces.
+    ws_.auto_fragment(false);
+    // The largest legal client message, not Beast's 16 MiB default: a peer cannot make the
+    // server buffer more than one message of the protocol.
+    ws_.read_message_max(server_.room().max_client_message_bytes());
+    ws_.binary(true);
+    ws_.async_accept(request, [self = shared_from_this()](const error_code& ec) { self->on_accept(ec); });
+}
+
+void WsSession::on_accept(const error_code& ec) {
+    server_.ws_pending_done(shared_from_this());
+    if (ec) {
+        finish({1006, "handshake_failed"});
+        return;
+    }
+    if (server_.draining()) {
+        close(close_going_away, "going_away");
+        read();
+        return;
+    }
+    id_ = server_.room().connect(now_ns());
+    registered_ = true;
+    server_.ws_registered(shared_from_this());
+    read();
+    server_.pump_outbox();
+}
+
+void WsSession::read() {
+    ws_.async_read(buffer_, [self = shared_from_this()](const error_code& ec, size_t bytes) { self->on_read(ec, bytes); });
+}
+
+void WsSession::on_read(const error_code& ec, size_t bytes) {
+    if (ec) {
+        Ending ending = ending_for_read_error(ec);
+        if (ec == websocket::error::closed) ending.code = ws_.reason().code;
+        finish(std::move(ending));
+        return;
+    }
+    if (close_after_queue_ || close_sent_) {
+        // Closing: keep reading until the peer's close frame, but hand nothing more on.
+        buffer_.consume(buffer_.size());
+        read();
+        return;
+    }
+    ++server_.figures().frames_received;
+    server_.figures().bytes_received += bytes;
+    if (!ws_.got_binary()) {
+        // The protocol is binary only; a text message is a payload the room cannot read.
+        buffer_.consume(buffer_.size());
+        close(1007, "binary_only");
+        read();
+        return;
+    }
+    const auto* data = static_cast<const uint8_t*>(buffer_.cdata().data());
+    server_.room().receive(id_, std::span<const uint8_t>(data, buffer_.size()), now_ns());
+    buffer_.consume(buffer_.size());
+    server_.pump_outbox();
+    if (!finished_) read();
+}
+
+void WsSession::enqueue(SharedBytes message) {
+    if (finished_ || close_after_queue_ || close_sent_) return;
+    const uint64_t size = message->size();
+    if (!queue_.push(std::move(message))) {
+        // The hard cap: drop what has not started, close with the reason. A peer that
+        // stopped reading will not take even the close frame; the close timer ends it.
+        const uint64_t before = queue_.bytes();
+        if (writing_) {
+            queue_.drop_all_but_front();
+        } else {
+            while (!queue_.empty()) queue_.pop_front();
+        }
+        server_.queue_bytes_changed(static_cast<int64_t>(queue_.bytes()) - static_cast<int64_t>(before), queue_.bytes());
+        close(1008, "write_queue_overflow");
+        return;
+    }
+    server_.queue_bytes_changed(static_cast<int64_t>(size), queue_.bytes());
+    if (!writing_) write_next();
+}
+
+void WsSession::close(uint16_t code, std::string reason) {
+    if (finished_ || close_after_queue_ || close_sent_) return;
+    if (!ending_) ending_ = Ending{code, reason};
+    websocket::close_reason frame;
+    frame.code = code;
+    frame.reason = reason;  // snake_case and short: well under the 123 bytes a close frame allows
+    close_after_queue_ = frame;
+    close_timer_.expires_after(duration(server_.limits().close_timeout_ns));
+    close_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
+        if (!ec) self->tear_down();
+    });
+    if (!writing_) write_next();
+}
+
+void WsSession::write_next() {
+    if (finished_) return;
+    if (queue_.empty()) {
+        if (close_after_queue_ && !close_sent_) {
+            close_sent_ = true;
+            writing_ = true;
+            ws_.async_close(*close_after_queue_, [self = shared_from_this()](const error_code& ec) {
+                self->writing_ = false;
+                // Sent: the read loop now waits for the peer's close frame (or the timer).
+                if (ec) self->tear_down();
+            });
+        }
+        return;
+    }
+    writing_ = true;
+    ws_.async_write(asio::buffer(*queue_.front()),
+                    [self = shared_from_this()](const error_code& ec, size_t bytes) { self->on_write(ec, bytes); });
+}
+
+void WsSession::on_write(const error_code& ec, size_t bytes) {
+    writing_ = false;
+    if (ec) {
+        tear_down();  // the pending read fails next and finishes the session
+        return;
+    }
+    ++server_.figures().frames_sent;
+    server_.figures().bytes_sent += bytes;
+    const uint64_t size = queue_.front()->size();
+    queue_.pop_front();
+    server_.queue_bytes_changed(-static_cast<int64_t>(size), queue_.bytes());
+    write_next();
+}
+
+void WsSession::tear_down() {
+    error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+}
+
+void WsSession::finish(Ending ending) {
+    if (finished_) return;
+    finished_ = true;
+    if (!ending_) ending_ = std::move(ending);
+    close_timer_.cancel();
+    tear_down();
+    const uint64_t held = queue_.bytes();
+    while (!queue_.empty()) queue_.pop_front();
+    server_.queue_bytes_changed(-static_cast<int64_t>(held), 0);
+    server_.ws_closed(shared_from_this(), registered_, *ending_);
+}
+
+// ---- The server ---------------------------------------------------------------------------
+
+template <class Body>
+void common_headers(http::response<Body>& response) {
+    response.set(http::field::server, "tandem");
+    response.set("X-Content-Type-Options", "nosniff");  // the types below are exact
+}
+
+http::message_generator Server::respond(const http::request<http::string_body>& request) {
+    const bool head = request.method() == http::verb::head;
+    const unsigned version = request.version();
+    auto text = [&](http::status status, std::string body, std::string_view type = "text/plain; charset=utf-8") {
+        http::response<http::string_body> response{status, version};
+        common_headers(response);
+        response.set(http::field::content_type, type);
+        response.set(http::field::cache_control, "no-store");
+        response.keep_alive(request.keep_alive());
+        const size_t length = body.size();
+        response.body() = head ? std::string() : std::move(body);
+        response.content_length(length);  // HEAD: the length the GET would have had
+        metrics_.http_response(static_cast<unsigned>(status));
+        return response;
+    };
+
+    if (request.method() != http::verb::get && !head) {
+        auto response = text(http::status::method_not_allowed, "only GET and HEAD are served\n");
+        response.set(http::field::allow, "GET, HEAD");
+        return response;
+    }
+    const std::string_view target(request.target().data(), request.target().size());
+    const std::string_view path = target.substr(0, target.find('?'));
+    if (path == "/metrics") {
+        return text(http::status::ok, metrics_.render(figures_, room_.figures()), "text/plain; version=0.0.4; charset=utf-8");
+    }
+    if (path == "/healthz") {
+        const Health health = judge_health(health_policy_, TickHealthInput{
+                                                               .now_ns = now_ns(),
+                                                               .started = ticking_started_,
+                                                               .draining = draining_,
+                                                               .next_boundary_ns = loop_->next_boundary_ns(),
+                                                               .last_fell_behind_ns = last_fell_behind_ns_,
+                                                           });
+        return text(static_cast<http::status>(http_status(health)), std::string(error_name(health)) + "\n");
+    }
+    if (path == "/ws") {
+        auto response = text(http::status::upgrade_required, "/ws is a WebSocket endpoint\n");
+        response.set(http::field::upgrade, "websocket");
+        return response;
+    }
+    const auto parsed = parse_request_path(target);
+    if (!parsed) return text(http::status::bad_request, std::string(parsed.message()) + "\n");
+    const std::optional<FoundFile> found = find_file(roots_, parsed.value());
+    if (!found) return text(http::status::not_found, "not found\n");
+
+    // Files: always revalidated (no-cache), answered 304 while unchanged. The page, the JS
+    // glue and the .wasm must come from one build, and their URLs carry no content hash, so
+    // a cached copy must never be used without asking; the ETag makes asking cheap.
+    auto file_headers = [&](auto& response) {
+        common_headers(response);
+        response.set(http::field::etag, found->etag);
+        response.set(http::field::cache_control, "no-cache");
+        response.keep_alive(request.keep_alive());
+    };
+    if (const auto match = request.find(http::field::if_none_match);
+        match != request.end() && if_none_match_hits(std::string_view(match->value().data(), match->value().size()),
+                                                     found->etag)) {
+        http::response<http::empty_body> response{http::status::not_modified, version};
+        file_headers(response);
+        metrics_.http_response(304);
+        return response;
+    }
+    if (head) {
+        http::response<http::empty_body> response{http::status::ok, version};
+        file_headers(response);
+        response.set(http::field::content_type, found->mime);
+        response.content_length(found->size);
+        metrics_.http_response(200);
+        return response;
+    }
+    error_code ec;
+    http::file_body::value_type body;
+    body.open(found->path.c_str(), beast::file_mode::scan, ec);
+    if (ec) return text(http::status::not_found, "not found\n");
+    http::response<http::file_body> response{std::piecewise_construct, std::make_tuple(std::move(body)),
+                                             std::make_tuple(http::status::ok, version)};
+    file_headers(response);
+    response.set(http::field::content_type, found->mime);
+    response.prepare_payload();
+    metrics_.http_response(200);
+    return response;
+}
+
+bool Server::origin_allowed(std::string_view origin_header) const {
+    const std::optional<std::string> origin = normalize_origin(origin_header);
+    if (!origin) return false;  // "null" (sandboxed frames, file: pages) and garbage
+    return std::find(origins_.begin(), origins_.end(), *origin) != origins_.end();
+}
+
+void Server::ws_closed(const std::shared_ptr<WsSession>& session, bool registered, const Ending& ending) {
+    ws_handshaking_.erase(session);
+    if (registered) {
+        ws_sessions_.erase(session->id());
+        --figures_.connections_open;
+        metrics_.connection_closed(ending.code, ending.reason);
+        room_.disconnect(session->id(), now_ns());
+        pump_outbox();
+    } else {
+        metrics_.handshake_refused(ending.reason);
+    }
+    sockets_closed();
+}
+
+void Server::pump_outbox() {
+    sends_.clear();
+    closes_.clear();
+    room_.take_outbox(sends_, closes_);
+    for (Outgoing& message : sends_) {
+        const auto found = ws_sessions_.find(message.to);
+        if (found != ws_sessions_.end()) found->second->enqueue(std::move(message.bytes));
+    }
+    for (CloseOrder& order : closes_) {
+        const auto found = ws_sessions_.find(order.who);
+        if (found != ws_sessions_.end()) found->second->close(order.code, std::move(order.reason));
+    }
+    sends_.clear();  // drop the shared buffers now, not at the next tick
+}
+
+void Server::accept() {
+    acceptor_.async_accept([this](const error_code& ec, tcp::socket socket) {
+        if (ec == asio::error::operation_aborted || draining_) return;
+        if (!ec) {
+            if (open_sockets_ >= limits_.max_open_sockets) {
+                metrics_.handshake_refused("too_many_sockets");
+                error_code ignored;
+                socket.close(ignored);
+            } else {
+                ++open_sockets_;
+                error_code ignored;
+                socket.set_option(tcp::no_delay(true), ignored);  // a frame must not wait for the next
+                auto session = std::make_shared<HttpSession>(*this, std::move(socket));
+                http_opened(session);
+                session->start();
+            }
+            accept();
+            return;
+        }
+        // Out of descriptors or a transient error: try again shortly rather than spin.
+        accept_retry_.expires_after(std::chrono::milliseconds(50));
+        accept_retry_.async_wait([this](const error_code& e) {
+            if (!e && !draining_) accept();
+        });
+    });
+}
+
+void Server::schedule_tick() {
+    tick_timer_.expires_at(steady_at(loop_->next_boundary_ns()));
+    tick_timer_.async_wait([this](const error_code& ec) {
+        if (!ec && !draining_) on_tick();
+    });
+}
+
+void Server::on_tick() {
+    const int64_t woke = now_ns();
+    const TickAdvance advance = loop_->advance(woke);
+    if (advance.clock_went_back) metrics_.clock_rolled_back();
+    if (advance.dropped > 0) {
+        metrics_.ticks_dropped(advance.dropped);
+        last_fell_behind_ns_ = woke;
+    }
+    const int64_t step = loop_->step_ns();
+    for (uint64_t k = 0; k < advance.executed; ++k) {
+        // The executed steps are the last `executed` boundaries the advance consumed.
+        const int64_t boundary = loop_->last_boundary_ns() - static_cast<int64_t>(advance.executed - 1 - k) * step;
+        const int64_t start = now_ns();
+        room_.tick(start);
+        const int64_t ticked = now_ns();
+        pump_outbox();
+        const int64_t sent = now_ns();
+        const int64_t lateness = start - boundary;
+        loop_->record_step_duration_ns(ticked - start);
+        metrics_.tick_ran(lateness, lateness >= step, ticked - start, room_.figures().last_step_ns, sent - ticked);
+        if (lateness > health_policy_.lateness_bound_ns) last_fell_behind_ns_ = start;
+        ticking_started_ = true;
+    }
+    schedule_tick();
+}
+
+void Server::begin_drain() {
+    if (draining_) return;
+    draining_ = true;
+    error_code ignored;
+    acceptor_.close(ignored);
+    tick_timer_.cancel();
+    accept_retry_.cancel();
+    room_.shut_down(now_ns());
+    pump_outbox();
+    // The room closed its connections with 1001; anything it did not, and every socket
+    // that is not a room connection yet, goes the same way.
+    for (auto& [id, session] : std::map(ws_sessions_)) session->close(close_going_away, "going_away");
+    for (const auto& session : std::set(ws_handshaking_)) session->tear_down();
+    for (const auto& session : std::set(http_sessions_)) session->tear_down();
+    drain_timer_.expires_after(duration(limits_.drain_deadline_ns));
+    drain_timer_.async_wait([this](const error_code& ec) {
+        if (ec) return;
+        io_.stop();  // what has not closed by now is dropped with the process
+    });
+    maybe_finish_drain();
+}
+
+int Server::run(std::ostream& out, std::ostream& err) {
+    auto root = [&](const std::string& dir, std::string_view flag) {
+        error_code ec;
+        std::filesystem::path canonical = std::filesystem::canonical(dir, ec);
+        if (ec || !std::filesystem::is_directory(canonical)) {
+            err << "tandem serve: warning: no directory '" << dir << "' (" << flag << "): its URLs answer 404\n";
+            return std::filesystem::path();
+        }
+        return canonical;
+    };
+    roots_.web = root(options_.web_dir, "--web");
+    roots_.pkg = root(options_.pkg_dir, "--pkg");
+
+    error_code ec;
+    const asio::ip::address address = asio::ip::make_address(options_.host, ec);
+    const std::string where = address.is_v6() ? "[" + options_.host + "]:" + std::to_string(options_.port)
+                                              : options_.host + ":" + std::to_string(options_.port);
+    if (!ec) {
+        const tcp::endpoint endpoint(address, options_.port);
+        acceptor_.open(endpoint.protocol(), ec);
+        // SO_REUSEADDR lets a restarted server bind while old sockets sit in TIME_WAIT; on
+        // Linux it never lets two servers listen on one port.
+        if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+        if (!ec) acceptor_.bind(endpoint, ec);
+        if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    }
+    if (ec) {
+        err << "tandem serve: cannot listen on " << where << ": " << ec.message() << "\n";
+        return 1;
+    }
+    const uint16_t port = acceptor_.local_endpoint().port();
+
+    // The page's own origin and localhost: a page elsewhere must be named with --allow-origin.
+    auto origin_on = [&](const std::string& host) {
+        return "http://" + host + (port == 80 ? std::string() : ":" + std::to_string(port));
+    };
+    origins_ = {origin_on("localhost"), origin_on("127.0.0.1"), origin_on("[::1]")};
+    if (!address.is_unspecified()) origins_.push_back(origin_on(address.is_v6() ? "[" + options_.host + "]" : options_.host));
+    origins_.insert(origins_.end(), options_.allowed_origins.begin(), options_.allowed_origins.end());
+
+    // A room with a thousand watchers needs more descriptors than the usual soft limit.
+    struct ::rlimit files {};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
+
+    const int64_t step_ns = step_ns_for_hz(room_.tick_hz());
+    auto loop = TickLoop::create(TickLoopConfig{.step_ns = step_ns}, now_ns());
+    if (!loop.ok()) {
+        err << "tandem serve: tick loop refused: " << loop.message() << "\n";
+        return 2;
+    }
+    loop_.emplace(std::move(loop).value());
+    health_policy_ = health_policy_for_step(step_ns);
+    figures_.write_queue_cap_bytes = limits_.write_queue_cap_bytes;
+
+    signals_.async_wait([this](const error_code& e, int) {
+        if (e) return;
+        begin_drain();
+        // A second signal while draining: stop at once.
+        signals_.async_wait([this](const error_code& again, int) {
+            if (!again) io_.stop();
+        });
+    });
+    accept();
+    schedule_tick();
+    const std::string shown = address.is_v6() ? "[" + options_.host + "]" : options_.host;
+    out << "listening on http://" << shown << ":" << port << "/" << std::endl;
+    io_.run();
+    return 0;
+}
+
+}  // namespace
+
+int serve(const ServeOptions& options, RoomPort& room, const TransportLimits& limits, std::ostream& out,
+          std::ostream& err) {
+    Server server(options, room, limits);
+    return server.run(out, err);
+}
+
+int serve_command(std::span<const std::string_view> args, const RoomFactory& make_room, const TransportLimits& limits,
+                  std::ostream& out, std::ostream& err) {
+    auto parsed = parse_serve_args(args);
+    if (!parsed.ok()) {
+        err << "tandem serve: " << parsed.message() << "\n";
+        return 2;
+    }
+    const ServeCommand& command = parsed.value();
+    if (command.help) {
+        out << serve_help_text();
+        return 0;
+    }
+    const ServeOptions& options = command.options;
+    for (const auto& [dir, given, flag] : {std::tuple{options.web_dir, options.web_dir_given, "--web"},
+                                           std::tuple{options.pkg_dir, options.pkg_dir_given, "--pkg"}}) {
+        std::error_code ec;
+        if (given && !std::filesystem::is_directory(dir, ec)) {
+            err << "tandem serve: " << flag << " expects a directory (got '" << dir << "', which is not one)\n";
+            return 2;
+        }
+    }
+    auto room = make_room(options);
+    if (!room.ok()) {
+        err << "tandem serve: " << room.message() << "\n";
+        return 2;
+    }
+    return serve(options, *room.value(), limits, out, err);
+}
+
+}  // namespace tandem::server
