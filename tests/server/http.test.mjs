@@ -1,0 +1,168 @@
+// HTTP of `tandem serve` over loopback: files with exact MIME types and revalidation
+// headers, HEAD, no listings, no path out of the roots in any spelling, /metrics, /healthz.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, rawHttp, metrics, rawWebSocket, sleep } from './support.mjs';
+
+let server;
+before(async () => { server = await startServer(); });
+after(async () => { await server?.stop(); });
+
+const get = (path, init) => fetch(`${server.origin}${path}`, init);
+
+test('each file type is served with its exact MIME type', async () => {
+  const expected = {
+    '/': 'text/html; charset=utf-8',
+    '/index.html': 'text/html; charset=utf-8',
+    '/main.js': 'text/javascript; charset=utf-8',
+    '/pkg/tandem.mjs': 'text/javascript; charset=utf-8',
+    '/pkg/tandem.wasm': 'application/wasm',
+    '/style.css': 'text/css; charset=utf-8',
+    '/data.json': 'application/json',
+    '/pixel.png': 'image/png',
+    '/logo.svg': 'image/svg+xml',
+    '/node_modules/three/build/three.module.js': 'text/javascript; charset=utf-8',
+  };
+  for (const [path, type] of Object.entries(expected)) {
+    const response = await get(path);
+    assert.equal(response.status, 200, path);
+    assert.equal(response.headers.get('content-type'), type, path);
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff', path);
+  }
+  // The .wasm bytes arrive intact, and WebAssembly accepts them as a module.
+  const wasm = new Uint8Array(await (await get('/pkg/tandem.wasm')).arrayBuffer());
+  assert.deepEqual([...wasm], [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+  assert.ok(WebAssembly.validate(wasm));
+});
+
+test('files are revalidated on every load and answered 304 while unchanged', async () => {
+  const first = await get('/main.js');
+  assert.equal(first.headers.get('cache-control'), 'no-cache');
+  const etag = first.headers.get('etag');
+  assert.match(etag, /^"[0-9a-f]+-[0-9a-f]+"$/);
+  const again = await get('/main.js', { headers: { 'If-None-Match': etag } });
+  assert.equal(again.status, 304);
+  assert.equal(again.headers.get('etag'), etag);
+  assert.equal((await again.arrayBuffer()).byteLength, 0);
+  const weak = await get('/main.js', { headers: { 'If-None-Match': `"other", W/${etag}` } });
+  assert.equal(weak.status, 304);
+  const other = await get('/main.js', { headers: { 'If-None-Match': '"not-this-one"' } });
+  assert.equal(other.status, 200);
+});
+
+test('HEAD answers the headers of GET without a body', async () => {
+  const got = await get('/pkg/tandem.wasm');
+  const head = await rawHttp(server.port, '/pkg/tandem.wasm', { method: 'HEAD' });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers['content-type'], 'application/wasm');
+  assert.equal(head.headers['content-length'], got.headers.get('content-length'));
+  assert.equal(head.headers.etag, got.headers.get('etag'));
+  assert.equal(head.body.length, 0);
+  const metricsHead = await rawHttp(server.port, '/metrics', { method: 'HEAD' });
+  assert.equal(metricsHead.status, 200);
+  assert.ok(Number(metricsHead.headers['content-length']) > 0);
+  assert.equal(metricsHead.body.length, 0);
+});
+
+test('other methods are refused with 405 naming GET and HEAD', async () => {
+  const post = await rawHttp(server.port, '/index.html', { method: 'POST', headers: { 'Content-Length': '0' } });
+  assert.equal(post.status, 405);
+  assert.equal(post.headers.allow, 'GET, HEAD');
+});
+
+test('directories are never listed', async () => {
+  assert.equal((await get('/sub/')).status, 404);
+  assert.equal((await get('/sub')).status, 404);
+  assert.equal((await get('/node_modules/')).status, 404);
+  assert.equal((await get('/sub/page.txt')).status, 200);  // the files in it are served
+});
+
+test('no spelling of a path reaches a file outside the roots', async () => {
+  const refusals = [
+    // dot segments, raw and encoded in every case mix
+    '/../secret.txt', '/sub/../../secret.txt', '/./index.html', '/%2e%2e/secret.txt', '/%2E%2E/secret.txt',
+    '/.%2e/secret.txt', '/%2e./secret.txt', '/sub/%2e%2e/%2e%2e/secret.txt', '/pkg/../secret.txt',
+    '/pkg/%2e%2e/secret.txt',
+    // encoded separators and double encoding
+    '/..%2fsecret.txt', '/%2e%2e%2fsecret.txt', '/sub%2f..%2f..%2fsecret.txt', '/%252e%252e/secret.txt',
+    '/%252e%252e%252fsecret.txt', '/%25%32%65%25%32%65/secret.txt',
+    // backslashes, raw and encoded
+    '/..\\secret.txt', '/%5c..%5csecret.txt', '/sub\\..\\..\\secret.txt',
+    // NUL and control bytes
+    '/main.js%00.png', '/%00', '/secret%0a.txt',
+    // overlong UTF-8 for '.' and '/', and other invalid UTF-8
+    '/%c0%ae%c0%ae/secret.txt', '/%e0%80%ae%e0%80%ae/secret.txt', '/%c0%af..%c0%afsecret.txt', '/%ed%a0%80',
+    '/%ff', '/%c3',
+    // not a path at all, and empty segments
+    `http://127.0.0.1:${0}/../secret.txt`, '*', '//etc/passwd', '/sub//page.txt',
+    // malformed percent encoding
+    '/%', '/%2', '/%zz',
+  ];
+  const notFound = [
+    '/etc/passwd',          // an absolute path is a name under the root
+    '/link-out.txt',        // a link inside pointing out
+    '/dir-out/secret.txt',  // a directory link pointing out
+    '/.env', '/sub/.hidden',
+  ];
+  for (const target of refusals) {
+    const response = await rawHttp(server.port, target);
+    assert.equal(response.status, 400, `${target} -> ${response.status}`);
+    assert.ok(!response.body.toString().includes('SECRET'), target);
+  }
+  for (const target of notFound) {
+    const response = await rawHttp(server.port, target);
+    assert.equal(response.status, 404, `${target} -> ${response.status}`);
+    assert.ok(!response.body.toString().includes('SECRET'), target);
+  }
+  // Raw bytes the request line must not carry: a NUL and a bare 0xC0 0xAE.
+  for (const raw of [Buffer.from('/a\x00b', 'latin1'), Buffer.from([0x2f, 0xc0, 0xae, 0xc0, 0xae, 0x2f])]) {
+    const response = await rawHttp(server.port, raw);
+    assert.ok([400, 404].includes(response.status), `raw ${raw.toString('hex')} -> ${response.status}`);
+    assert.ok(!response.body.toString().includes('SECRET'));
+  }
+  // The controls: a link that stays inside, and a valid UTF-8 name, are served.
+  assert.equal((await rawHttp(server.port, '/link-in.js')).status, 200);
+  assert.equal((await rawHttp(server.port, '/%C3%BCn%C3%AF.txt')).status, 200);
+  // The server is still up and counted every refusal.
+  const { values } = await metrics(server.port);
+  assert.ok(values['tandem_http_responses_total{status="400"}'] >= refusals.length);
+});
+
+test('/ws without an upgrade is answered 426', async () => {
+  const response = await get('/ws');
+  assert.equal(response.status, 426);
+});
+
+test('/metrics is the Prometheus text format with the transport and tick figures', async () => {
+  await sleep(100);
+  const { values, contentType, text } = await metrics(server.port);
+  assert.equal(contentType, 'text/plain; version=0.0.4; charset=utf-8');
+  for (const name of ['tandem_ticks_total', 'tandem_late_ticks_total', 'tandem_ws_frames_sent_total',
+    'tandem_ws_bytes_sent_total', 'tandem_ws_frames_received_total', 'tandem_ws_bytes_received_total',
+    'tandem_room_players', 'tandem_room_watchers', 'tandem_room_baselines_sent_total',
+    'tandem_room_flow_control_pauses_total', 'tandem_room_inputs_rate_limited_total',
+    'tandem_room_desync_reports_total', 'tandem_ws_write_queue_cap_bytes', 'process_resident_memory_bytes']) {
+    assert.ok(name in values, `${name} missing`);
+  }
+  assert.match(text, /# TYPE tandem_tick_lateness_seconds histogram/);
+  assert.ok(values.tandem_ticks_total > 0);
+  assert.equal(values.tandem_ticks_total, values['tandem_tick_lateness_seconds_count']);
+});
+
+test('/healthz is 200 while ticking on time and 503 after the loop fell behind', async () => {
+  const healthy = await get('/healthz');
+  assert.equal(healthy.status, 200);
+  assert.equal(await healthy.text(), 'on_time\n');
+  assert.equal(healthy.headers.get('cache-control'), 'no-store');
+  // Ask the stand-in room for one 200 ms tick: 12 steps at 60 Hz, past the 4-step bound.
+  const client = await rawWebSocket(server.port);
+  client.send(2, Buffer.from([0xc3, 20]));
+  await sleep(400);
+  const behind = await get('/healthz');
+  assert.equal(behind.status, 503);
+  assert.equal(await behind.text(), 'recently_behind\n');
+  const { values } = await metrics(server.port);
+  assert.ok(values.tandem_late_ticks_total >= 1);
+  assert.ok(values.tandem_dropped_ticks_total >= 1);  // 12 due steps against a catch-up cap of 8
+  client.destroy();
+});

@@ -1,0 +1,134 @@
+// `tandem serve` around a scripted stand-in room, for the transport tests over real sockets
+// (tests/server/*.test.mjs). The stand-in decides nothing a real room would: it greets,
+// echoes, broadcasts one shared counter frame per tick and obeys a few command bytes, so
+// each transport behaviour can be provoked on purpose. Never linked into `tandem`.
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server/room_port.hpp"
+#include "server/server.hpp"
+
+namespace {
+
+using namespace tandem::server;
+
+// Command bytes a test client may send (first byte of a message; anything else is echoed).
+constexpr uint8_t ask_policy_close = 0xC1;   // the room closes this client: 1008 "policy"
+constexpr uint8_t ask_slow_tick = 0xC3;      // next tick takes bytes[1] * 10 ms
+constexpr uint8_t ask_send_big = 0xC4;       // the room sends this client bytes[1] * 64 KiB
+
+class StandInRoom final : public RoomPort {
+public:
+    StandInRoom(uint32_t frame_bytes, uint32_t max_message, uint32_t tick_hz)
+        : frame_bytes_(frame_bytes < 8 ? 8 : frame_bytes), max_message_(max_message), tick_hz_(tick_hz) {}
+
+    ConnectionId connect(int64_t) override {
+        const ConnectionId id = next_id_++;
+        open_[id] = true;
+        auto hello = std::make_shared<std::vector<uint8_t>>(5, uint8_t{'H'});
+        for (int i = 0; i < 4; ++i) (*hello)[1 + i] = static_cast<uint8_t>(id >> (8 * i));
+        sends_.push_back({id, hello});
+        return id;
+    }
+    void receive(ConnectionId id, std::span<const uint8_t> message, int64_t) override {
+        if (!message.empty() && message[0] == ask_policy_close) {
+            closes_.push_back({id, 1008, "policy"});
+        } else if (message.size() >= 2 && message[0] == ask_slow_tick) {
+            slow_tick_ms_ = 10u * message[1];
+        } else if (message.size() >= 2 && message[0] == ask_send_big) {
+            for (uint32_t i = 0; i < message[1]; ++i) {
+                sends_.push_back({id, std::make_shared<std::vector<uint8_t>>(64 * 1024, uint8_t{'B'})});
+            }
+        } else {
+            sends_.push_back({id, std::make_shared<const std::vector<uint8_t>>(message.begin(), message.end())});
+        }
+    }
+    void disconnect(ConnectionId id, int64_t) override { open_.erase(id); }
+    void tick(int64_t) override {
+        ++tick_;
+        if (slow_tick_ms_ > 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(slow_tick_ms_));
+            slow_tick_ms_ = 0;
+        }
+        // One buffer for every recipient: the transport must not copy it per connection.
+        auto frame = std::make_shared<std::vector<uint8_t>>(frame_bytes_, uint8_t{0});
+        for (int i = 0; i < 8; ++i) (*frame)[i] = static_cast<uint8_t>(tick_ >> (8 * i));
+        const SharedBytes shared = frame;
+        for (const auto& [id, unused] : open_) sends_.push_back({id, shared});
+        ++frames_built_;
+    }
+    void shut_down(int64_t) override {
+        for (const auto& [id, unused] : open_) closes_.push_back({id, 1001, "going_away"});
+    }
+    void take_outbox(std::vector<Outgoing>& sends, std::vector<CloseOrder>& closes) override {
+        sends.insert(sends.end(), sends_.begin(), sends_.end());
+        closes.insert(closes.end(), closes_.begin(), closes_.end());
+        sends_.clear();
+        closes_.clear();
+    }
+    RoomFigures figures() const override {
+        RoomFigures f;
+        f.tick = tick_;
+        f.watchers = static_cast<uint32_t>(open_.size());
+        f.frames_built = frames_built_;
+        return f;
+    }
+    uint32_t max_client_message_bytes() const override { return max_message_; }
+    uint32_t tick_hz() const override { return tick_hz_; }
+
+private:
+    uint32_t frame_bytes_;
+    uint32_t max_message_;
+    uint32_t tick_hz_;
+    ConnectionId next_id_ = 1;
+    uint64_t tick_ = 0;
+    uint64_t frames_built_ = 0;
+    uint32_t slow_tick_ms_ = 0;
+    std::map<ConnectionId, bool> open_;
+    std::vector<Outgoing> sends_;
+    std::vector<CloseOrder> closes_;
+};
+
+}  // namespace
+
+// usage: tandem_test_server [--frame-bytes N] [--max-message N] [--queue-cap N]
+//          [--idle-ms N] [--handshake-ms N] [--close-ms N] [--http-idle-ms N] -- SERVE-ARGS...
+int main(int argc, char** argv) {
+    uint32_t frame_bytes = 64;
+    uint32_t max_message = 1024;
+    TransportLimits limits;
+    std::vector<std::string_view> serve_args;
+    int i = 1;
+    for (; i < argc; ++i) {
+        const std::string_view flag = argv[i];
+        if (flag == "--") {
+            ++i;
+            break;
+        }
+        if (i + 1 >= argc) {
+            std::cerr << "tandem_test_server: missing value for " << flag << "\n";
+            return 2;
+        }
+        const uint64_t value = std::stoull(argv[++i]);
+        if (flag == "--frame-bytes") frame_bytes = static_cast<uint32_t>(value);
+        else if (flag == "--max-message") max_message = static_cast<uint32_t>(value);
+        else if (flag == "--queue-cap") limits.write_queue_cap_bytes = value;
+        else if (flag == "--idle-ms") limits.idle_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
+        else if (flag == "--handshake-ms") limits.handshake_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
+        else if (flag == "--close-ms") limits.close_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
+        else if (flag == "--http-idle-ms") limits.http_idle_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
+        else {
+            std::cerr << "tandem_test_server: unknown option " << flag << "\n";
+            return 2;
+        }
+    }
+    for (; i < argc; ++i) serve_args.emplace_back(argv[i]);
+    const RoomFactory stand_in = [&](const ServeOptions& options) -> tandem::Result<std::unique_ptr<RoomPort>, ServeUsageError> {
+        return std::unique_ptr<RoomPort>(std::make_unique<StandInRoom>(frame_bytes, max_message, options.tick_hz.value_or(60)));
+    };
+    return serve_command(serve_args, stand_in, limits, std::cout, std::cerr);
+}
