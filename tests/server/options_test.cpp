@@ -1,0 +1,122 @@
+// Properties of src/server/options.*: every `tandem serve` flag accepted in both spellings,
+// every mistake refused with a message naming the flag and what it accepts, and origins
+// normalised the way browsers serialise them.
+#include "server/options.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace tandem::server;
+
+namespace {
+tandem::Result<ServeCommand, ServeUsageError> parse(std::vector<std::string_view> args) {
+    return parse_serve_args(args);
+}
+std::string refusal(std::vector<std::string_view> args) {
+    const auto parsed = parse(std::move(args));
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.code() == "usage");
+    return std::string(parsed.message());
+}
+}  // namespace
+
+TEST_CASE("no flags: loopback on 8080, the page and package directories, room defaults") {
+    const auto parsed = parse({});
+    REQUIRE(parsed.ok());
+    const ServeOptions& o = parsed->options;
+    CHECK_FALSE(parsed->help);
+    CHECK(o.host == "127.0.0.1");
+    CHECK(o.port == 8080);
+    CHECK(o.web_dir == "web");
+    CHECK(o.pkg_dir == "build/wasm/package");
+    CHECK_FALSE(o.web_dir_given);
+    CHECK_FALSE(o.pellets);
+    CHECK(o.scenario.empty());
+    CHECK_FALSE(o.tick_hz);
+    CHECK_FALSE(o.input_delay_ticks);
+    CHECK_FALSE(o.max_players);
+    CHECK_FALSE(o.max_watchers);
+    CHECK(o.record_path.empty());
+    CHECK(o.allowed_origins.empty());
+}
+
+TEST_CASE("every flag is read, as --flag value and as --flag=value") {
+    const auto spaced = parse({"--host", "::1", "--port", "0", "--web", "w", "--pkg", "p", "--pellets", "300",
+                               "--tick-hz", "30", "--input-delay", "3", "--max-players", "8", "--max-watchers", "1000",
+                               "--record", "match.replay", "--allow-origin", "http://a.example",
+                               "--allow-origin", "https://b.example:9000"});
+    REQUIRE(spaced.ok());
+    const ServeOptions& o = spaced->options;
+    CHECK(o.host == "::1");
+    CHECK(o.port == 0);
+    CHECK(o.web_dir == "w");
+    CHECK(o.web_dir_given);
+    CHECK(o.pkg_dir == "p");
+    CHECK(o.pkg_dir_given);
+    CHECK(o.pellets == 300u);
+    CHECK(o.tick_hz == 30u);
+    CHECK(o.input_delay_ticks == 3u);
+    CHECK(o.max_players == 8u);
+    CHECK(o.max_watchers == 1000u);
+    CHECK(o.record_path == "match.replay");
+    CHECK(o.allowed_origins == std::vector<std::string>{"http://a.example", "https://b.example:9000"});
+
+    const auto joined = parse({"--host=0.0.0.0", "--port=9", "--scenario=orbits"});
+    REQUIRE(joined.ok());
+    CHECK(joined->options.host == "0.0.0.0");
+    CHECK(joined->options.port == 9);
+    CHECK(joined->options.scenario == "orbits");
+}
+
+TEST_CASE("--help wins wherever it stands") {
+    CHECK(parse({"--help"})->help);
+    CHECK(parse({"--port", "1", "-h"})->help);
+    CHECK(serve_help_text().find("--allow-origin") != std::string::npos);
+    CHECK(serve_help_text().find("/pkg/") != std::string::npos);
+}
+
+TEST_CASE("each command-line mistake names the flag and what is accepted") {
+    CHECK(refusal({"--port", "65536"}) == "--port expects a whole number in 0..65535 (got '65536'); 0 picks a free port");
+    CHECK(refusal({"--port", "-1"}) == "--port expects a whole number in 0..65535 (got '-1'); 0 picks a free port");
+    CHECK(refusal({"--port"}) == "missing value for --port");
+    CHECK(refusal({"--port", "+80"}).starts_with("--port expects a whole number"));
+    CHECK(refusal({"--port", "8o"}).starts_with("--port expects a whole number"));
+    CHECK(refusal({"--port", "99999999999999999999999"}).starts_with("--port expects a whole number"));
+    CHECK(refusal({"--host", "localhost"}).starts_with("--host expects an IP address"));
+    CHECK(refusal({"--host", "1.2.3"}).starts_with("--host expects an IP address"));
+    CHECK(refusal({"--pellets", "0"}).starts_with("--pellets expects a whole number in 1..131072"));
+    CHECK(refusal({"--pellets", "131073"}).starts_with("--pellets expects a whole number in 1..131072"));
+    CHECK(refusal({"--tick-hz", "0"}).starts_with("--tick-hz expects a whole number in 1..1000"));
+    CHECK(refusal({"--input-delay", "601"}).starts_with("--input-delay expects a whole number in 0..600"));
+    CHECK(refusal({"--scenario", "nope"}).starts_with("unknown scenario 'nope' (accepted: orbits"));
+    CHECK(refusal({"--pellets", "5", "--scenario", "orbits"}).find("exclusive") != std::string::npos);
+    CHECK(refusal({"--port", "1", "--port", "2"}) ==
+          "--port given twice (each option but --allow-origin is accepted once)");
+    CHECK(refusal({"--allow-origin", "example.com"}).starts_with("--allow-origin expects an origin"));
+    CHECK(refusal({"--record", ""}).starts_with("--record expects a file path"));
+    CHECK(refusal({"serve"}).starts_with("unknown option 'serve' (accepted: --host,"));
+    CHECK(refusal({"--verbose"}).starts_with("unknown option '--verbose'"));
+}
+
+TEST_CASE("a flag's value may not be the next flag") {
+    CHECK(refusal({"--web", "--port", "1"}) == "missing value for --web");
+}
+
+TEST_CASE("origins are normalised as browsers serialise them, and anything else is refused") {
+    CHECK(normalize_origin("http://example.com") == "http://example.com");
+    CHECK(normalize_origin("HTTP://Example.COM:8080/") == "http://example.com:8080");
+    CHECK(normalize_origin("http://example.com:80") == "http://example.com");     // default port dropped
+    CHECK(normalize_origin("https://example.com:443") == "https://example.com");
+    CHECK(normalize_origin("https://example.com:80") == "https://example.com:80");
+    CHECK(normalize_origin("http://[::1]:8080") == "http://[::1]:8080");
+    CHECK(normalize_origin("http://127.0.0.1:8080") == "http://127.0.0.1:8080");
+    for (const char* bad : {"example.com", "ftp://example.com", "http://", "http://example.com/path",
+                            "http://user@example.com", "http://example.com:", "http://example.com:0",
+                            "http://example.com:65536", "http://example.com:080", "http://::1:8080",
+                            "http://[::1", "http://[]:80", "null", "http://exa mple.com", "http://example.com?x"}) {
+        INFO(bad);
+        CHECK_FALSE(normalize_origin(bad));
+    }
+}

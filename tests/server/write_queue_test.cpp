@@ -1,0 +1,67 @@
+// Properties of src/server/write_queue.*: the byte count is exact, the cap is never
+// exceeded, a refused message leaves the queue untouched, and recipients share one buffer.
+#include "server/write_queue.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace tandem::server;
+
+namespace {
+SharedBytes bytes(size_t n) { return std::make_shared<const std::vector<uint8_t>>(n, uint8_t{7}); }
+}  // namespace
+
+TEST_CASE("a stalled client costs bounded memory: the queue never holds more than its cap") {
+    WriteQueue queue(1000);
+    uint64_t refused = 0;
+    for (int i = 0; i < 10'000; ++i) {
+        if (!queue.push(bytes(64))) ++refused;
+        REQUIRE(queue.bytes() <= 1000);
+    }
+    CHECK(queue.messages() == 15);  // floor(1000 / 64)
+    CHECK(queue.bytes() == 960);
+    CHECK(refused == 10'000 - 15);
+}
+
+TEST_CASE("a message that fits exactly is queued, and one byte more is refused and changes nothing") {
+    WriteQueue queue(100);
+    REQUIRE(queue.push(bytes(60)));
+    CHECK(queue.push(bytes(40)));
+    CHECK(queue.bytes() == 100);
+    CHECK_FALSE(queue.push(bytes(1)));
+    CHECK(queue.bytes() == 100);
+    CHECK(queue.messages() == 2);
+    WriteQueue small(10);
+    CHECK_FALSE(small.push(bytes(11)));
+    CHECK(small.empty());
+}
+
+TEST_CASE("messages leave in order and the count follows them") {
+    WriteQueue queue(1000);
+    REQUIRE(queue.push(bytes(10)));
+    REQUIRE(queue.push(bytes(20)));
+    REQUIRE(queue.push(bytes(30)));
+    CHECK(queue.front()->size() == 10);
+    queue.pop_front();
+    CHECK(queue.bytes() == 50);
+    CHECK(queue.front()->size() == 20);
+    queue.drop_all_but_front();
+    CHECK(queue.messages() == 1);
+    CHECK(queue.bytes() == 20);
+    queue.pop_front();
+    CHECK(queue.empty());
+    CHECK(queue.bytes() == 0);
+}
+
+TEST_CASE("recipients share one buffer: queuing a frame does not copy it") {
+    const SharedBytes frame = bytes(4096);
+    WriteQueue a(1 << 20);
+    WriteQueue b(1 << 20);
+    REQUIRE(a.push(frame));
+    REQUIRE(b.push(frame));
+    CHECK(a.front().get() == frame.get());
+    CHECK(b.front().get() == frame.get());
+    CHECK(frame.use_count() == 3);
+    a.pop_front();
+    b.pop_front();
+    CHECK(frame.use_count() == 1);  // released when the last write of it ends
+}
