@@ -11,6 +11,9 @@
 #include "tandem/core/digest.hpp"
 #include "tandem/world/scenario.hpp"
 #include "tandem/world/world.hpp"
+#ifdef TANDEM_HAVE_SERVER
+#include "server/net_room.hpp"
+#endif
 
 namespace tandem::cli {
 
@@ -311,6 +314,7 @@ std::string help_text(std::string_view topic) {
            "  snapshot   write a scenario's snapshot at one tick\n"
            "  scenarios  list the scenarios\n"
            "  version    print the version and the snapshot fingerprint\n"
+           "  serve      run the room and the page's server (tandem serve --help)\n"
            "  help [COMMAND], COMMAND --help   this text, or one command's\n"
            "exit status: 0 success, 1 bad data (a snapshot refused, a file unreadable), 2 bad arguments\n";
 }
@@ -342,6 +346,15 @@ ParseResult parse(std::span<const std::string_view> args) {
 }
 
 int run(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
+    // `serve` has its own flags and help (src/server); it runs until a signal stops it.
+    if (!args.empty() && args[0] == "serve") {
+#ifdef TANDEM_HAVE_SERVER
+        return server::serve_main(args.subspan(1), out, err);
+#else
+        err << "tandem: this build has no server (it is built by the native g++ presets)\n";
+        return exit_data;
+#endif
+    }
     const ParseResult parsed = parse(args);
     if (!parsed.command) {
         err << "tandem: " << parsed.error << "\n(try 'tandem --help')\n";

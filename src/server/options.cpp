@@ -56,13 +56,13 @@ std::optional<std::string> normalize_origin(std::string_view text) {
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     std::string_view rest = lower;
     std::string scheme;
-    std::string_view default_port;
+    std::string_view scheme_port;
     if (rest.starts_with("http://")) {
         scheme = "http://";
-        default_port = "80";
+        scheme_port = "80";
     } else if (rest.starts_with("https://")) {
         scheme = "https://";
-        default_port = "443";
+        scheme_port = "443";
     } else {
         return std::nullopt;
     }
@@ -99,7 +99,7 @@ std::optional<std::string> normalize_origin(std::string_view text) {
         if (!number || std::to_string(*number) != port) return std::nullopt;
     }
     std::string out = scheme + std::string(host);
-    if (!port.empty() && port != default_port) out += ":" + std::string(port);
+    if (!port.empty() && port != scheme_port) out += ":" + std::string(port);
     return out;
 }
 
