@@ -94,7 +94,7 @@ struct ServerMetrics::Impl {
                               "Handing one tick's outbox to the connections' write queues, per tick.", cost_buckets);
         lateness_window = &prometheus::BuildGauge()
                                .Name("tandem_tick_lateness_window_seconds")
-                               .Help("Tick lateness quantiles (nearest rank) over the last 4096 ticks.")
+                               .Help("Tick lateness quantiles (nearest rank) over the last 1024 ticks.")
                                .Register(registry);
         closed = &prometheus::BuildCounter()
                       .Name("tandem_ws_closed_total")

@@ -99,7 +99,10 @@ std::optional<std::string> normalize_origin(std::string_view text) {
         if (!number || std::to_string(*number) != port) return std::nullopt;
     }
     std::string out = scheme + std::string(host);
-    if (!port.empty() && port != scheme_port) out += ":" + std::string(port);
+    if (!port.empty() && port != scheme_port) {
+        out += ':';  // appended piecewise: ":" + string trips GCC 12's false -Wrestrict (bug 105329)
+        out += port;
+    }
     return out;
 }
 

@@ -99,15 +99,15 @@ TEST_CASE("ticks, late ticks, drops and closes by reason are counted") {
     CHECK(v.at("tandem_http_responses_total{status=\"404\"}") == 1);
 }
 
-TEST_CASE("lateness quantiles are nearest-rank over the last 4096 ticks") {
+TEST_CASE("lateness quantiles are nearest-rank over the last 1024 ticks") {
     ServerMetrics metrics;
     CHECK(metrics.lateness_quantile_ns(990) == 0);  // no tick yet
     for (int64_t i = 1; i <= 100; ++i) metrics.tick_ran(i, false, 0, 0, 0);
     CHECK(metrics.lateness_quantile_ns(500) == 50);
     CHECK(metrics.lateness_quantile_ns(990) == 99);
     CHECK(metrics.lateness_quantile_ns(1000) == 100);
-    // 4096 more ticks of lateness 7 push every earlier one out of the window.
-    for (int i = 0; i < 4096; ++i) metrics.tick_ran(7, false, 0, 0, 0);
+    // 1024 more ticks of lateness 7 push every earlier one out of the window.
+    for (uint32_t i = 0; i < lateness_window_ticks; ++i) metrics.tick_ran(7, false, 0, 0, 0);
     CHECK(metrics.lateness_quantile_ns(1000) == 7);
     const auto v = read_exposition(metrics.render({}, {}));
     CHECK(v.at("tandem_tick_lateness_window_seconds{quantile=\"1\"}") == Approx(7e-9));

@@ -23,8 +23,8 @@ constexpr uint8_t ask_send_big = 0xC4;       // the room sends this client bytes
 
 class StandInRoom final : public RoomPort {
 public:
-    StandInRoom(uint32_t frame_bytes, uint32_t max_message, uint32_t tick_hz)
-        : frame_bytes_(frame_bytes < 8 ? 8 : frame_bytes), max_message_(max_message), tick_hz_(tick_hz) {}
+    StandInRoom(uint32_t frame_bytes, uint32_t max_message, uint32_t tick_hz, bool echo)
+        : frame_bytes_(frame_bytes < 8 ? 8 : frame_bytes), max_message_(max_message), tick_hz_(tick_hz), echo_(echo) {}
 
     ConnectionId connect(int64_t) override {
         const ConnectionId id = next_id_++;
@@ -43,7 +43,7 @@ public:
             for (uint32_t i = 0; i < message[1]; ++i) {
                 sends_.push_back({id, std::make_shared<std::vector<uint8_t>>(64 * 1024, uint8_t{'B'})});
             }
-        } else {
+        } else if (echo_) {
             sends_.push_back({id, std::make_shared<const std::vector<uint8_t>>(message.begin(), message.end())});
         }
     }
@@ -84,6 +84,7 @@ private:
     uint32_t frame_bytes_;
     uint32_t max_message_;
     uint32_t tick_hz_;
+    bool echo_;
     ConnectionId next_id_ = 1;
     uint64_t tick_ = 0;
     uint64_t frames_built_ = 0;
@@ -96,10 +97,11 @@ private:
 }  // namespace
 
 // usage: tandem_test_server [--frame-bytes N] [--max-message N] [--queue-cap N]
-//          [--idle-ms N] [--handshake-ms N] [--close-ms N] [--http-idle-ms N] -- SERVE-ARGS...
+//          [--idle-ms N] [--handshake-ms N] [--close-ms N] [--http-idle-ms N] [--echo 0|1] -- SERVE-ARGS...
 int main(int argc, char** argv) {
     uint32_t frame_bytes = 64;
     uint32_t max_message = 1024;
+    bool echo = true;
     TransportLimits limits;
     std::vector<std::string_view> serve_args;
     int i = 1;
@@ -120,6 +122,7 @@ int main(int argc, char** argv) {
         else if (flag == "--idle-ms") limits.idle_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
         else if (flag == "--handshake-ms") limits.handshake_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
         else if (flag == "--close-ms") limits.close_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
+        else if (flag == "--echo") echo = value != 0;
         else if (flag == "--http-idle-ms") limits.http_idle_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
         else {
             std::cerr << "tandem_test_server: unknown option " << flag << "\n";
@@ -128,7 +131,7 @@ int main(int argc, char** argv) {
     }
     for (; i < argc; ++i) serve_args.emplace_back(argv[i]);
     const RoomFactory stand_in = [&](const ServeOptions& options) -> tandem::Result<std::unique_ptr<RoomPort>, ServeUsageError> {
-        return std::unique_ptr<RoomPort>(std::make_unique<StandInRoom>(frame_bytes, max_message, options.tick_hz.value_or(60)));
+        return std::unique_ptr<RoomPort>(std::make_unique<StandInRoom>(frame_bytes, max_message, options.tick_hz.value_or(60), echo));
     };
     return serve_command(serve_args, stand_in, limits, std::cout, std::cerr);
 }

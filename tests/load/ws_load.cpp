@@ -1,0 +1,336 @@
+// Load generator for `tandem serve` on loopback: P players sending one small binary message
+// per tick and W watchers reading everything, over raw sockets and epoll on one thread (a
+// Node client tops out near 50k messages/s, below what a room with 1,000 watchers sends).
+// It stops by itself after --seconds. Then, in the same run, it measures the kernel's
+// floor: a bare send() of the same bytes to as many loopback sockets, CPU per send.
+// It must never be mistaken for a test: it asserts nothing and prints figures.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+int64_t thread_cpu_ns() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
+
+[[noreturn]] void fail(const char* what) {
+    std::fprintf(stderr, "ws_load: %s: %s\n", what, std::strerror(errno));
+    std::exit(1);
+}
+
+int connect_loopback(uint16_t port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) fail("socket");
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) fail("connect");
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+}
+
+void send_all(int fd, const uint8_t* data, size_t size) {
+    while (size > 0) {
+        const ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail("send");
+        }
+        data += n;
+        size -= static_cast<size_t>(n);
+    }
+}
+
+// Blocking upgrade; the handshake is not what is measured.
+void upgrade(int fd, uint16_t port) {
+    const std::string request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
+                                "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+    send_all(fd, reinterpret_cast<const uint8_t*>(request.data()), request.size());
+    std::string head;
+    char c;
+    while (head.size() < 4 || head.compare(head.size() - 4, 4, "\r\n\r\n") != 0) {
+        if (::recv(fd, &c, 1, 0) != 1) fail("handshake");
+        head.push_back(c);
+    }
+    if (head.compare(0, 12, "HTTP/1.1 101") != 0) {
+        std::fprintf(stderr, "ws_load: upgrade refused: %s\n", head.c_str());
+        std::exit(1);
+    }
+}
+
+// One masked binary frame, as a client must send it.
+std::vector<uint8_t> client_frame(const std::vector<uint8_t>& payload) {
+    std::vector<uint8_t> out = {0x82, static_cast<uint8_t>(0x80 | payload.size())};
+    const uint8_t mask[4] = {0x12, 0x34, 0x56, 0x78};
+    out.insert(out.end(), mask, mask + 4);
+    for (size_t i = 0; i < payload.size(); ++i) out.push_back(payload[i] ^ mask[i % 4]);
+    return out;
+}
+
+struct Client {
+    int fd = -1;
+    bool player = false;
+    uint64_t bytes = 0;     // everything read, headers included
+    uint64_t messages = 0;  // whole server frames read
+    uint32_t largest = 0;   // largest payload seen
+    std::vector<uint8_t> pending;
+};
+
+// Counts whole frames in what arrived (server frames are unmasked, one frame per message).
+void consume(Client& c, const uint8_t* data, size_t n) {
+    c.bytes += n;
+    c.pending.insert(c.pending.end(), data, data + n);
+    size_t at = 0;
+    for (;;) {
+        if (c.pending.size() - at < 2) break;
+        uint64_t length = c.pending[at + 1] & 0x7F;
+        size_t header = 2;
+        if (length == 126) {
+            if (c.pending.size() - at < 4) break;
+            length = (uint64_t{c.pending[at + 2]} << 8) | c.pending[at + 3];
+            header = 4;
+        } else if (length == 127) {
+            if (c.pending.size() - at < 10) break;
+            length = 0;
+            for (int i = 0; i < 8; ++i) length = (length << 8) | c.pending[at + 2 + i];
+            header = 10;
+        }
+        if (c.pending.size() - at < header + length) break;
+        ++c.messages;
+        if (length > c.largest) c.largest = static_cast<uint32_t>(length);
+        at += header + length;
+    }
+    c.pending.erase(c.pending.begin(), c.pending.begin() + static_cast<std::ptrdiff_t>(at));
+}
+
+// GET /metrics over a fresh connection; the figures by exact series name.
+std::string scrape(uint16_t port) {
+    const int fd = connect_loopback(port);
+    const std::string request = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    send_all(fd, reinterpret_cast<const uint8_t*>(request.data()), request.size());
+    std::string text;
+    char chunk[65536];
+    for (;;) {
+        const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
+        if (n <= 0) break;
+        text.append(chunk, static_cast<size_t>(n));
+    }
+    ::close(fd);
+    return text;
+}
+double figure(const std::string& text, const std::string& series) {
+    const size_t at = text.find("\n" + series + " ");
+    if (at == std::string::npos) return -1;
+    return std::strtod(text.c_str() + at + series.size() + 2, nullptr);
+}
+
+// utime + stime of a process, in nanoseconds.
+int64_t process_cpu_ns(long pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE* f = std::fopen(path, "r");
+    if (!f) return -1;
+    char text[2048];
+    const size_t n = std::fread(text, 1, sizeof text - 1, f);
+    std::fclose(f);
+    text[n] = 0;
+    const char* p = std::strrchr(text, ')');  // the command name may hold spaces
+    unsigned long long utime = 0, stime = 0;
+    // Fields after the name: state, then 10 numbers, then utime (14th) and stime (15th).
+    if (!p || std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2) return -1;
+    return static_cast<int64_t>((utime + stime) * (1'000'000'000ull / static_cast<unsigned long long>(::sysconf(_SC_CLK_TCK))));
+}
+
+uint64_t option(int argc, char** argv, std::string_view name, uint64_t fallback) {
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (name == argv[i]) return std::strtoull(argv[i + 1], nullptr, 10);
+    }
+    return fallback;
+}
+
+// The floor: send() the same bytes to `count` loopback sockets, `rounds` times, draining
+// the far ends between rounds; the sending thread's CPU per send.
+double bare_send_ns(uint32_t count, uint32_t bytes, uint32_t rounds) {
+    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) fail("bind");
+    socklen_t len = sizeof addr;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::listen(listener, 4096);
+    std::vector<int> senders, receivers;
+    for (uint32_t i = 0; i < count; ++i) {
+        senders.push_back(connect_loopback(ntohs(addr.sin_port)));
+        receivers.push_back(::accept(listener, nullptr, nullptr));
+    }
+    // A server frame's header in front, so the bytes on the wire are the same.
+    std::vector<uint8_t> frame(bytes, 0x5A);
+    std::vector<uint8_t> sink(1 << 16);
+    int64_t cpu = 0;
+    for (uint32_t r = 0; r < rounds; ++r) {
+        const int64_t start = thread_cpu_ns();
+        for (const int fd : senders) send_all(fd, frame.data(), frame.size());
+        cpu += thread_cpu_ns() - start;
+        for (const int fd : receivers) {
+            size_t got = 0;
+            while (got < frame.size()) {
+                const ssize_t n = ::recv(fd, sink.data(), sink.size(), 0);
+                if (n <= 0) fail("recv");
+                got += static_cast<size_t>(n);
+            }
+        }
+    }
+    for (const int fd : senders) ::close(fd);
+    for (const int fd : receivers) ::close(fd);
+    ::close(listener);
+    return static_cast<double>(cpu) / (double{1} * count * rounds);
+}
+
+}  // namespace
+
+// usage: ws_load --port N [--players P] [--watchers W] [--seconds S] [--hz 60] [--message-bytes 13]
+// Prints one line of key=value figures.
+int main(int argc, char** argv) {
+    const auto port = static_cast<uint16_t>(option(argc, argv, "--port", 0));
+    const auto players = static_cast<uint32_t>(option(argc, argv, "--players", 16));
+    const auto watchers = static_cast<uint32_t>(option(argc, argv, "--watchers", 0));
+    const auto seconds = option(argc, argv, "--seconds", 20);
+    const auto hz = option(argc, argv, "--hz", 60);
+    const auto message_bytes = static_cast<uint32_t>(option(argc, argv, "--message-bytes", 13));
+    const auto server_pid = static_cast<long>(option(argc, argv, "--server-pid", 0));
+    if (port == 0 || hz == 0 || seconds == 0 || seconds > 600 || players + watchers > 20'000 || message_bytes > 125) {
+        std::fprintf(stderr,
+                     "usage: ws_load --port N [--players P] [--watchers W] [--seconds 1..600] [--hz HZ] "
+                     "[--message-bytes 0..125] (P + W <= 20000)\n");
+        return 2;
+    }
+
+    std::vector<Client> clients(players + watchers);
+    const int epoll = ::epoll_create1(0);
+    for (uint32_t i = 0; i < clients.size(); ++i) {
+        Client& c = clients[i];
+        c.fd = connect_loopback(port);
+        c.player = i < players;
+        upgrade(c.fd, port);
+        epoll_event ev{};
+        ev.events = EPOLLIN;
+        ev.data.u32 = i;
+        if (::epoll_ctl(epoll, EPOLL_CTL_ADD, c.fd, &ev) != 0) fail("epoll_ctl");
+    }
+    const int timer = ::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK);
+    const int64_t period = 1'000'000'000 / static_cast<int64_t>(hz);
+    itimerspec spec{};
+    spec.it_interval.tv_nsec = period;
+    spec.it_value.tv_nsec = period;
+    ::timerfd_settime(timer, 0, &spec, nullptr);
+    epoll_event tev{};
+    tev.events = EPOLLIN;
+    tev.data.u32 = UINT32_MAX;
+    ::epoll_ctl(epoll, EPOLL_CTL_ADD, timer, &tev);
+
+    std::vector<uint8_t> payload(message_bytes, 0);
+    std::vector<uint8_t> buffer(1 << 16);
+    std::vector<epoll_event> events(1024);
+    // Settle: a second for the handshakes' aftermath, unmeasured.
+    for (const int64_t settle = now_ns() + 1'000'000'000; now_ns() < settle;) {
+        const int n = ::epoll_wait(epoll, events.data(), static_cast<int>(events.size()), 50);
+        for (int e = 0; e < n; ++e) {
+            if (events[e].data.u32 == UINT32_MAX) {
+                uint64_t expirations = 0;
+                if (::read(timer, &expirations, sizeof expirations) < 0) continue;
+                continue;
+            }
+            const ssize_t got = ::recv(clients[events[e].data.u32].fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
+            (void)got;
+        }
+    }
+    const std::string before = scrape(port);
+    const int64_t cpu_before = server_pid ? process_cpu_ns(server_pid) : 0;
+    const int64_t started = now_ns();
+    const int64_t deadline = started + static_cast<int64_t>(seconds) * 1'000'000'000;
+    uint64_t sent = 0;
+    while (now_ns() < deadline) {
+        const int n = ::epoll_wait(epoll, events.data(), static_cast<int>(events.size()), 50);
+        for (int e = 0; e < n; ++e) {
+            if (events[e].data.u32 == UINT32_MAX) {
+                uint64_t expirations = 0;
+                if (::read(timer, &expirations, sizeof expirations) < 0) continue;
+                for (uint32_t p = 0; p < players; ++p) {
+                    payload[0] = static_cast<uint8_t>(sent);  // never a stand-in command byte (0xC1..)
+                    payload[0] &= 0x7F;
+                    const std::vector<uint8_t> frame = client_frame(payload);
+                    send_all(clients[p].fd, frame.data(), frame.size());
+                    ++sent;
+                }
+                continue;
+            }
+            Client& c = clients[events[e].data.u32];
+            const ssize_t got = ::recv(c.fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
+            if (got > 0) consume(c, buffer.data(), static_cast<size_t>(got));
+            if (got == 0) {
+                std::fprintf(stderr, "ws_load: the server closed a connection\n");
+                return 1;
+            }
+        }
+    }
+    const double elapsed = static_cast<double>(now_ns() - started) * 1e-9;
+    const int64_t cpu_after = server_pid ? process_cpu_ns(server_pid) : 0;
+    const std::string after = scrape(port);
+    uint64_t watcher_bytes = 0, player_bytes = 0;
+    uint32_t largest = 0;
+    for (const Client& c : clients) {
+        (c.player ? player_bytes : watcher_bytes) += c.bytes;
+        if (c.largest > largest) largest = c.largest;
+    }
+    for (const Client& c : clients) ::close(c.fd);
+
+    // The floor, for as many recipients as this run had, with the largest frame seen.
+    const uint32_t recipients = static_cast<uint32_t>(clients.size());
+    const double floor_ns = bare_send_ns(recipients, largest + 2, 200);
+    const double per_client = static_cast<double>(watchers ? watcher_bytes / watchers : player_bytes / players) / elapsed;
+    // Per-client rates from the server's own counters over the window: what the kernel had
+    // buffered before the window (the connection phase) does not inflate them.
+    auto delta = [&](const char* series) { return figure(after, series) - figure(before, series); };
+    const double frames = delta("tandem_ws_frames_sent_total");
+    const double recipients_d = static_cast<double>(recipients);
+    const double server_cpu_per_frame = static_cast<double>(cpu_after - cpu_before) / frames;
+    std::printf("players=%u watchers=%u seconds=%.1f inputs_sent_per_s=%.0f messages_per_client_per_s=%.1f "
+                "bytes_per_client_per_s=%.0f largest_frame=%u server_cpu_share=%.3f "
+                "server_cpu_ns_per_frame=%.0f bare_send_ns=%.0f ratio=%.2f lateness_p50_us=%.0f lateness_p99_us=%.0f "
+                "lateness_max_us=%.0f late_ticks=%.0f dropped_ticks=%.0f rss_mb=%.1f client_read_per_s=%.0f\n",
+                players, watchers, elapsed, static_cast<double>(sent) / elapsed, frames / elapsed / recipients_d,
+                delta("tandem_ws_bytes_sent_total") / elapsed / recipients_d, largest,
+                static_cast<double>(cpu_after - cpu_before) * 1e-9 / elapsed, server_cpu_per_frame, floor_ns,
+                server_cpu_per_frame / floor_ns,
+                1e6 * figure(after, "tandem_tick_lateness_window_seconds{quantile=\"0.5\"}"),
+                1e6 * figure(after, "tandem_tick_lateness_window_seconds{quantile=\"0.99\"}"),
+                1e6 * figure(after, "tandem_tick_lateness_window_seconds{quantile=\"1\"}"),
+                delta("tandem_late_ticks_total"), delta("tandem_dropped_ticks_total"),
+                figure(after, "process_resident_memory_bytes") / 1e6, per_client);
+    return 0;
+}
