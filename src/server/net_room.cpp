@@ -1,5 +1,6 @@
 // NetRoom: the adapter from src/net's Room to RoomPort. Compiled against the room when the
-// build has it; without it, `tandem serve` still parses its flags and says what is missing.
+// build has it (TANDEM_SERVER_HAS_ROOM); without it, `tandem serve` still parses its flags
+// and says what is missing.
 #include "server/net_room.hpp"
 
 #include <chrono>
@@ -8,13 +9,13 @@
 
 #include "server/server.hpp"
 
-#if __has_include("tandem/net/room.hpp")
-#define TANDEM_SERVER_HAS_ROOM 1
+#ifndef TANDEM_SERVER_HAS_ROOM  // set by src/server/CMakeLists.txt when the build has the room
+#define TANDEM_SERVER_HAS_ROOM 0
+#endif
+#if TANDEM_SERVER_HAS_ROOM
 #include "tandem/net/protocol.hpp"
 #include "tandem/net/room.hpp"
 #include "tandem/world/scenario.hpp"
-#else
-#define TANDEM_SERVER_HAS_ROOM 0
 #endif
 
 namespace tandem::server {
