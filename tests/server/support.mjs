@@ -44,9 +44,11 @@ export function makeSite() {
 
 // Starts the server; resolves once it printed its URL. `fixture` are the stand-in's own
 // flags (--frame-bytes, --queue-cap, ...), `serve` the `tandem serve` flags.
-export async function startServer({ fixture = [], serve = [], site = makeSite(), env = {} } = {}) {
-  const args = [...fixture, '--', '--port', '0', '--web', site.web, '--pkg', site.pkg, ...serve];
-  const child = spawn(serverBinary, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+// realRoom: `tandem serve` itself (the room of src/net) instead of the stand-in.
+export async function startServer({ fixture = [], serve = [], site = makeSite(), env = {}, realRoom = false } = {}) {
+  const common = ['--port', '0', '--web', site.web, '--pkg', site.pkg, ...serve];
+  const [binary, args] = realRoom ? [process.env.TANDEM_BINARY, ['serve', ...common]] : [serverBinary, [...fixture, '--', ...common]];
+  const child = spawn(binary, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });

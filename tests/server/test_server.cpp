@@ -11,6 +11,8 @@
 
 #include "server/room_port.hpp"
 #include "server/server.hpp"
+#include "tandem/core/digest.hpp"
+#include "tandem/world/world.hpp"
 
 namespace {
 
@@ -99,6 +101,11 @@ private:
 // usage: tandem_test_server [--frame-bytes N] [--max-message N] [--queue-cap N]
 //          [--idle-ms N] [--handshake-ms N] [--close-ms N] [--http-idle-ms N] [--echo 0|1] -- SERVE-ARGS...
 int main(int argc, char** argv) {
+    // The room tests (room.test.mjs) need the build's fingerprint hash to say a valid hello.
+    if (argc == 2 && std::string_view(argv[1]) == "--fingerprint-hash") {
+        std::cout << tandem::hex64(tandem::world::fingerprint_hash()) << "\n";
+        return 0;
+    }
     uint32_t frame_bytes = 64;
     uint32_t max_message = 1024;
     bool echo = true;
