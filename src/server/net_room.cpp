@@ -103,7 +103,11 @@ Result<std::unique_ptr<RoomPort>, ServeUsageError> make_net_room(const ServeOpti
     if (options.pellets) config.world.pellet_count = *options.pellets;
     if (options.tick_hz) config.world.tick_hz = *options.tick_hz;
     if (options.input_delay_ticks) config.input_delay_ticks = *options.input_delay_ticks;
-    if (options.max_players) config.max_players = *options.max_players;
+    if (options.max_players) {
+        // The seats are the room's to offer; the world must have a well for each of them.
+        config.max_players = *options.max_players;
+        if (config.world.max_players < config.max_players) config.world.max_players = config.max_players;
+    }
     if (options.max_watchers) config.max_watchers = *options.max_watchers;
     auto room = net::Room::create(config);
     if (!room.ok()) {

@@ -94,6 +94,8 @@ std::vector<uint8_t> client_frame(const std::vector<uint8_t>& payload) {
 struct Client {
     int fd = -1;
     bool player = false;
+    uint64_t frame_tick = 0;    // the newest frame's tick and digest (protocol mode), for acks
+    uint64_t frame_digest = 0;
     uint64_t bytes = 0;     // everything read, headers included
     uint64_t messages = 0;  // whole server frames read
     uint32_t largest = 0;   // largest payload seen
@@ -122,6 +124,16 @@ void consume(Client& c, const uint8_t* data, size_t n) {
         if (c.pending.size() - at < header + length) break;
         ++c.messages;
         if (length > c.largest) c.largest = static_cast<uint32_t>(length);
+        // A room frame: u8 type 0x82 | u64 tick | u64 digest | ... (little-endian).
+        const uint8_t* payload = c.pending.data() + at + header;
+        if (length >= 17 && payload[0] == 0x82) {
+            c.frame_tick = 0;
+            c.frame_digest = 0;
+            for (int i = 7; i >= 0; --i) {
+                c.frame_tick = (c.frame_tick << 8) | payload[1 + i];
+                c.frame_digest = (c.frame_digest << 8) | payload[9 + i];
+            }
+        }
         at += header + length;
     }
     c.pending.erase(c.pending.begin(), c.pending.begin() + static_cast<std::ptrdiff_t>(at));
@@ -214,6 +226,7 @@ double bare_send_ns(uint32_t count, uint32_t bytes, uint32_t rounds) {
 }  // namespace
 
 // usage: ws_load --port N [--players P] [--watchers W] [--seconds S] [--hz 60] [--message-bytes 13]
+//                [--server-pid PID] [--fingerprint HEX (the real room's protocol)]
 // Prints one line of key=value figures.
 int main(int argc, char** argv) {
     const auto port = static_cast<uint16_t>(option(argc, argv, "--port", 0));
@@ -223,6 +236,17 @@ int main(int argc, char** argv) {
     const auto hz = option(argc, argv, "--hz", 60);
     const auto message_bytes = static_cast<uint32_t>(option(argc, argv, "--message-bytes", 13));
     const auto server_pid = static_cast<long>(option(argc, argv, "--server-pid", 0));
+    // Protocol mode (the real room): a hello with this fingerprint hash, inputs as the
+    // protocol's steer, and an ack of the newest frame ten times a second, as a page does.
+    const char* fingerprint_hex = nullptr;
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::string_view(argv[i]) == "--fingerprint") fingerprint_hex = argv[i + 1];
+    }
+    const bool protocol = fingerprint_hex != nullptr;
+    const uint64_t fingerprint = protocol ? std::strtoull(fingerprint_hex, nullptr, 16) : 0;
+    auto little = [](std::vector<uint8_t>& out, uint64_t value, int bytes) {
+        for (int i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
+    };
     if (port == 0 || hz == 0 || seconds == 0 || seconds > 600 || players + watchers > 20'000 || message_bytes > 125) {
         std::fprintf(stderr,
                      "usage: ws_load --port N [--players P] [--watchers W] [--seconds 1..600] [--hz HZ] "
@@ -237,6 +261,15 @@ int main(int argc, char** argv) {
         c.fd = connect_loopback(port);
         c.player = i < players;
         upgrade(c.fd, port);
+        if (protocol) {
+            // u8 0x01 | u16 version 1 | u64 fingerprint | u8 role (0 play, 1 watch)
+            std::vector<uint8_t> hello = {0x01};
+            little(hello, 1, 2);
+            little(hello, fingerprint, 8);
+            hello.push_back(c.player ? 0 : 1);
+            const std::vector<uint8_t> frame = client_frame(hello);
+            send_all(c.fd, frame.data(), frame.size());
+        }
         epoll_event ev{};
         ev.events = EPOLLIN;
         ev.data.u32 = i;
@@ -256,48 +289,62 @@ int main(int argc, char** argv) {
     std::vector<uint8_t> payload(message_bytes, 0);
     std::vector<uint8_t> buffer(1 << 16);
     std::vector<epoll_event> events(1024);
-    // Settle: a second for the handshakes' aftermath, unmeasured.
-    for (const int64_t settle = now_ns() + 1'000'000'000; now_ns() < settle;) {
-        const int n = ::epoll_wait(epoll, events.data(), static_cast<int>(events.size()), 50);
-        for (int e = 0; e < n; ++e) {
-            if (events[e].data.u32 == UINT32_MAX) {
-                uint64_t expirations = 0;
-                if (::read(timer, &expirations, sizeof expirations) < 0) continue;
-                continue;
+    uint64_t sent = 0;
+    uint64_t timer_ticks = 0;
+    // One loop for the settling second and the measured window alike, so a watcher is
+    // read and acked from its first frame (the room pauses a stream nobody acks).
+    auto run_until = [&](int64_t until) {
+        while (now_ns() < until) {
+            const int n = ::epoll_wait(epoll, events.data(), static_cast<int>(events.size()), 50);
+            for (int e = 0; e < n; ++e) {
+                if (events[e].data.u32 == UINT32_MAX) {
+                    uint64_t expirations = 0;
+                    if (::read(timer, &expirations, sizeof expirations) < 0) continue;
+                    ++timer_ticks;
+                    for (uint32_t p = 0; p < players; ++p) {
+                        if (protocol) {
+                            // u8 0x02 | u32 sequence | i32 x | i32 y (Q16.16): a slow circle per player
+                            payload.assign({0x02});
+                            little(payload, sent + 1, 4);
+                            little(payload, static_cast<uint32_t>(((timer_ticks + p * 37) % 400) << 16), 4);
+                            little(payload, static_cast<uint32_t>(((timer_ticks * 3 + p * 11) % 400) << 16), 4);
+                        } else {
+                            payload[0] = static_cast<uint8_t>(sent & 0x7F);  // never a stand-in command byte (0xC1..)
+                        }
+                        const std::vector<uint8_t> frame = client_frame(payload);
+                        send_all(clients[p].fd, frame.data(), frame.size());
+                        ++sent;
+                    }
+                    if (protocol && timer_ticks % (hz / 10 == 0 ? 1 : hz / 10) == 0) {
+                        for (const Client& c : clients) {
+                            if (c.frame_tick == 0) continue;
+                            // u8 0x03 | u8 holds world | u64 tick | u64 digest
+                            std::vector<uint8_t> ack = {0x03, 1};
+                            little(ack, c.frame_tick, 8);
+                            little(ack, c.frame_digest, 8);
+                            const std::vector<uint8_t> frame = client_frame(ack);
+                            send_all(c.fd, frame.data(), frame.size());
+                        }
+                    }
+                    continue;
+                }
+                Client& c = clients[events[e].data.u32];
+                const ssize_t got = ::recv(c.fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
+                if (got > 0) consume(c, buffer.data(), static_cast<size_t>(got));
+                if (got == 0) {
+                    std::fprintf(stderr, "ws_load: the server closed a connection\n");
+                    std::exit(1);
+                }
             }
-            const ssize_t got = ::recv(clients[events[e].data.u32].fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
-            (void)got;
         }
-    }
+    };
+    run_until(now_ns() + 1'000'000'000);  // settle: the handshakes' aftermath, unmeasured
+    for (Client& c : clients) c.bytes = 0;
+    sent = 0;
     const std::string before = scrape(port);
     const int64_t cpu_before = server_pid ? process_cpu_ns(server_pid) : 0;
     const int64_t started = now_ns();
-    const int64_t deadline = started + static_cast<int64_t>(seconds) * 1'000'000'000;
-    uint64_t sent = 0;
-    while (now_ns() < deadline) {
-        const int n = ::epoll_wait(epoll, events.data(), static_cast<int>(events.size()), 50);
-        for (int e = 0; e < n; ++e) {
-            if (events[e].data.u32 == UINT32_MAX) {
-                uint64_t expirations = 0;
-                if (::read(timer, &expirations, sizeof expirations) < 0) continue;
-                for (uint32_t p = 0; p < players; ++p) {
-                    payload[0] = static_cast<uint8_t>(sent);  // never a stand-in command byte (0xC1..)
-                    payload[0] &= 0x7F;
-                    const std::vector<uint8_t> frame = client_frame(payload);
-                    send_all(clients[p].fd, frame.data(), frame.size());
-                    ++sent;
-                }
-                continue;
-            }
-            Client& c = clients[events[e].data.u32];
-            const ssize_t got = ::recv(c.fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
-            if (got > 0) consume(c, buffer.data(), static_cast<size_t>(got));
-            if (got == 0) {
-                std::fprintf(stderr, "ws_load: the server closed a connection\n");
-                return 1;
-            }
-        }
-    }
+    run_until(started + static_cast<int64_t>(seconds) * 1'000'000'000);
     const double elapsed = static_cast<double>(now_ns() - started) * 1e-9;
     const int64_t cpu_after = server_pid ? process_cpu_ns(server_pid) : 0;
     const std::string after = scrape(port);
