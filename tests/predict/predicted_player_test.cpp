@@ -52,7 +52,10 @@ TEST_CASE("reconciling replays exactly the inputs the server has not processed")
     CHECK(c.seen.x == 111);
     CHECK(c.settled.x == 111);
     CHECK(me.inputs().size() == 2);
-    CHECK(me.render().x == 111);   // no correction, so no ease started
+    CHECK(me.render().x == 111);
+    // No correction, so no ease started: a new input shows at once instead of trailing.
+    me.input(Move{9});
+    CHECK(me.render().x == 120);
 }
 
 TEST_CASE("a misprediction is reported as seen and settled, and the drawing eases across it") {

@@ -138,6 +138,8 @@ TEST_CASE("checkable is honoured only at rest with nothing owed") {
     body.advance(0, 1);
     CHECK_FALSE(body.set_out(east(1, 2), true, 100));   // mid-walk: each end expands elsewhere
     CHECK_FALSE(body.checking());
+    body.confirm(Tile{1, 0}, 1);   // even with the server heard on the square it heads for
+    CHECK_FALSE(body.set_out(east(1, 2), true, 200));
     body.advance(10 * tick, 1);
     // At rest on (3,0), but the server has not been heard there yet: still owed.
     CHECK_FALSE(body.set_out(east(3, 1), true, 10 * tick));

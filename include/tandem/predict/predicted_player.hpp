@@ -31,7 +31,7 @@ struct PlayerConfig {
     Easing easing = ease_linear;
 };
 
-// State: your entity's state, copyable. Input: one input as sent. Ctx: what the rule needs
+// State: your entity's state, copyable and default-constructible. Input: one input as sent. Ctx: what the rule needs
 // from the world to run (gravity, platforms), set with set_context.
 //   apply(State&, const Input&, const Ctx&): the server's own per-step rule, shared code.
 //   lerp(const State&, const State&, float t) -> State: for easing corrections on screen.

@@ -5,8 +5,8 @@
 #pragma once
 
 #include <cmath>
+#include <concepts>
 #include <cstdint>
-#include <optional>
 #include <utility>
 
 namespace tandem::predict {
@@ -47,7 +47,7 @@ inline float keep_over(float keep_per_frame, float dt_secs) {
 // than the ease finishes pile up and the smoother becomes the dominant error: keep the
 // duration shorter than the interval between corrections. Snap (reset) on a discontinuity
 // such as a spawn or a warp; decide by cause, not by size.
-template <class State>
+template <std::default_initializable State>
 class ErrorSmoother {
 public:
     // A duration <= 0 (or NaN) snaps: the drawn state is always the logical one.
@@ -75,6 +75,7 @@ public:
     void begin_from(State drawn) {
         if (!rate_mode_ && duration_ <= 0.0f) return;  // snapping: nothing to ease
         from_ = std::move(drawn);
+        running_ = true;
         elapsed_ = 0.0f;
         remaining_ = 1.0f;
     }
@@ -82,13 +83,13 @@ public:
     // Progresses the ease by `dt_secs` of wall time (network delay does not stop when a
     // local menu pauses the game, so neither does the ease).
     void advance(float dt_secs) {
-        if (!from_ || !(dt_secs > 0.0f)) return;
+        if (!running_ || !(dt_secs > 0.0f)) return;
         if (rate_mode_) {
             remaining_ *= keep_over(keep_, dt_secs);
-            if (remaining_ < finished_below) from_.reset();
+            if (remaining_ < finished_below) running_ = false;
         } else {
             elapsed_ += dt_secs;
-            if (elapsed_ >= duration_) from_.reset();
+            if (elapsed_ >= duration_) running_ = false;
         }
     }
 
@@ -96,16 +97,16 @@ public:
     // f the fraction of the way travelled. lerp(a, b, t) -> State, t in [0, 1].
     template <class Lerp>
     State sample(const State& logical, Lerp&& lerp) const {
-        if (!from_) return logical;
-        return lerp(*from_, logical, travelled());
+        if (!running_) return logical;
+        return lerp(from_, logical, travelled());
     }
 
     // Snap: drop any ease in progress.
-    void reset() { from_.reset(); }
-    bool in_progress() const { return from_.has_value(); }
+    void reset() { running_ = false; }
+    bool in_progress() const { return running_; }
     // The fraction of the way travelled in the current ease (1 when none is running).
     float travelled() const {
-        if (!from_) return 1.0f;
+        if (!running_) return 1.0f;
         if (rate_mode_) return 1.0f - remaining_;
         return easing_(elapsed_ / duration_);
     }
@@ -119,7 +120,11 @@ private:
     bool rate_mode_ = false;
     float keep_ = 1.0f;
     Easing easing_ = ease_linear;
-    std::optional<State> from_;
+    // A value and a flag, not a std::optional: GCC 12's -Wmaybe-uninitialized misfires on an
+    // optional's payload read inside a caller's loop (a false positive), and the small states
+    // this eases are cheap to default-construct.
+    State from_{};   // meaningful only while running_
+    bool running_ = false;
     float elapsed_ = 0.0f;
     float remaining_ = 1.0f;
 };
