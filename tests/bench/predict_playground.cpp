@@ -51,12 +51,12 @@ double worst_drawn_error(const ErrorSmoother<float>& prototype, int interval_fra
 
 void ease_versus_rate() {
     std::printf("\n## 1. Ease versus rate: worst drawn error of repeated 2-unit corrections (60 Hz frames)\n\n");
-    std::printf("| corrections | ease 0.1 s (linear) | ease 0.1 s (out-cubic) | at_rate(0.85) | guide: ease / rate |\n");
+    std::printf("| corrections | ease 0.1 s (linear) | ease 0.1 s (out-cubic) | at_rate(0.85) | reference: ease / rate |\n");
     std::printf("|---|---|---|---|---|\n");
     const struct {
         const char* label;
         int interval;
-        const char* guide;
+        const char* reference;
     } rows[] = {{"one every 0.5 s", 30, "1.67 / 1.71"},
                 {"one every 0.25 s", 15, "-"},
                 {"one every 0.1 s", 6, "-"},
@@ -65,7 +65,7 @@ void ease_versus_rate() {
     for (const auto& r : rows) {
         std::printf("| %s | %.2f | %.2f | %.2f | %s |\n", r.label, worst_drawn_error(ErrorSmoother<float>(0.1f), r.interval),
                     worst_drawn_error(ErrorSmoother<float>(0.1f).with_easing(ease_out_cubic), r.interval),
-                    worst_drawn_error(ErrorSmoother<float>::at_rate(0.85f), r.interval), r.guide);
+                    worst_drawn_error(ErrorSmoother<float>::at_rate(0.85f), r.interval), r.reference);
     }
 }
 
@@ -97,7 +97,7 @@ void spline_versus_chord_on_a_circle() {
         sum_chord += ec;
     }
     const double theta = w / 10.0;
-    std::printf("| | spline (HermiteView) | chord (RemoteView) | ratio | guide |\n|---|---|---|---|---|\n");
+    std::printf("| | spline (HermiteView) | chord (RemoteView) | ratio | reference |\n|---|---|---|---|---|\n");
     std::printf("| worst error | %.4f | %.4f | %.0fx | 0.0003 vs 0.1231, 484x |\n", worst_spline, worst_chord,
                 worst_chord / worst_spline);
     std::printf("| mean error | %.5f | %.4f | %.0fx | - |\n", sum_spline / n, sum_chord / n, sum_chord / sum_spline);
@@ -262,7 +262,7 @@ void spline_versus_chord_with_impacts() {
                     r.smooth_chord, ratio(r.smooth_spline, r.smooth_chord), r.worst_spline, r.worst_chord,
                     100.0 * r.frames_off_segment, r.worst_off_segment);
     }
-    std::printf("\nguide: across 300 solver-driven cubes at 10 Hz with impacts, the spline left the bracketing segment on\n"
+    std::printf("\nreference: across 300 solver-driven cubes at 10 Hz with impacts, the spline left the bracketing segment on\n"
                 "half of all frames by up to 2.48 units and came out 13x worse than the chord.\n");
 }
 
@@ -315,7 +315,7 @@ void dead_reckoning_through_a_gap() {
                     interval * 1000.0, worst[0], mean[0], worst[1], mean[1], cut(1), worst[2], mean[2], cut(2),
                     worst[3], mean[3], cut(3));
     }
-    std::printf("\nguide: on a circular path at 10 Hz coasted through a 100 ms gap, second order cuts the error 45%%;\n"
+    std::printf("\nreference: on a circular path at 10 Hz coasted through a 100 ms gap, second order cuts the error 45%%;\n"
                 "at a normal server rate it changes nothing measurable; it starts to help below about 10 Hz.\n");
 }
 
@@ -410,7 +410,7 @@ void replays_refire_one_shots() {
         }
         std::printf(" |\n");
     }
-    std::printf("\non_first: at most %d per pull in every cell. guide: about ten per trigger pull at 150 ms and 60 packets/s.\n", once);
+    std::printf("\non_first: at most %d per pull in every cell. reference: about ten per trigger pull at 150 ms and 60 packets/s.\n", once);
 }
 
 // ---- 6. Frame-rate independence of AdaptiveDecay ------------------------------------------
