@@ -19,13 +19,7 @@ using namespace tandem::predict;
 
 constexpr double pi = 3.14159265358979323846;
 
-struct V2 {
-    float x = 0.0f;
-    float y = 0.0f;
-    friend V2 operator+(V2 a, V2 b) { return {a.x + b.x, a.y + b.y}; }
-    friend V2 operator-(V2 a, V2 b) { return {a.x - b.x, a.y - b.y}; }
-    friend V2 operator*(V2 a, float k) { return {a.x * k, a.y * k}; }
-};
+using V2 = tandem::predict::Float2;
 double dist(V2 a, V2 b) { return std::hypot(double(a.x) - double(b.x), double(a.y) - double(b.y)); }
 
 // ---- 1. Ease versus rate ---------------------------------------------------------------------

@@ -12,16 +12,7 @@ using tandem::predict::HermiteView;
 using tandem::predict::RemoteView;
 using tandem::predict::RenderOpts;
 using tandem::predict::SnapshotBuffer;
-
-namespace {
-struct V2 {
-    float x = 0.0f;
-    float y = 0.0f;
-    friend V2 operator+(V2 a, V2 b) { return {a.x + b.x, a.y + b.y}; }
-    friend V2 operator-(V2 a, V2 b) { return {a.x - b.x, a.y - b.y}; }
-    friend V2 operator*(V2 a, float k) { return {a.x * k, a.y * k}; }
-};
-}  // namespace
+using V2 = tandem::predict::Float2;
 
 TEST_CASE("nothing is drawn before the first sample") {
     RemoteView<V2, V2> view(12, 500);

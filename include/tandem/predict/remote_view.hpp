@@ -16,6 +16,17 @@ namespace tandem::predict {
 // Times here are milliseconds as double: render targets fall between whole milliseconds
 // (a 60 Hz frame is 16.67 ms), and these views only ever decide what is drawn.
 
+// A render-side 2D vector with the operators Motion needs: positions and velocities of what
+// is drawn. Never a simulation value (that is tandem::Vec2, fixed point).
+struct Float2 {
+    float x = 0.0f;
+    float y = 0.0f;
+    friend Float2 operator+(Float2 a, Float2 b) { return {a.x + b.x, a.y + b.y}; }
+    friend Float2 operator-(Float2 a, Float2 b) { return {a.x - b.x, a.y - b.y}; }
+    friend Float2 operator*(Float2 a, float k) { return {a.x * k, a.y * k}; }
+    friend bool operator==(Float2, Float2) = default;
+};
+
 // How a state moves. The default works for any State with State + State, State - State,
 // State * float and Vel * float (convertible to State); specialise it for other types.
 template <class State, class Vel>
