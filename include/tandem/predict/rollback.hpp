@@ -199,7 +199,8 @@ public:
     // The frame the next re-simulation starts from, if a confirmation contradicted one.
     std::optional<Frame> pending_rollback() const { return pending_from_; }
 
-    // The predicted state at the current frame (after any pending re-simulation).
+    // The predicted state at the current frame (after any pending re-simulation). The
+    // reference, like state_at's pointer, is valid until the next call that changes the session.
     const State& state() {
         resimulate();
         return *record(current_).state;
