@@ -1,8 +1,7 @@
 // The one Embind file: exposes the core and the world to JavaScript, and decides nothing.
 // Validation, defaults and idiomatic names live in tandem.mjs. Every failure the C++ side can
 // report comes back as a value: the module is built without C++ exception support, where a
-// throw would abort it, so nothing reachable from here may throw (make_world is only called
-// on a config that validate() accepted).
+// throw would abort it, so nothing reachable from here may throw (the world returns Results).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -111,9 +110,10 @@ struct WorldBox {
     w::World world;
     std::vector<float> positions;   // pelletPositions(): x0 y0 x1 y1 ...
     std::vector<w::Input> inputs;   // step(): reused so a tick allocates nothing
+    w::Stepper stepper;             // step(): the step's scratch, reused likewise
 };
 
-WorldBox box(w::World world) { return WorldBox{std::move(world), {}, {}}; }
+WorldBox box(w::World world) { return WorldBox{std::move(world), {}, {}, {}}; }
 
 // A fresh world: default_config() with the overrides tandem.mjs passed (only the keys the
 // caller set, already type-checked), or the name of the first field validate() refused.
@@ -127,8 +127,9 @@ val world_create(const val& overrides) {
     if (has("arenaSize")) config.arena_size = fx(overrides["arenaSize"].as<int32_t>());
     if (has("pelletCount")) config.pellet_count = overrides["pelletCount"].as<uint32_t>();
     if (has("maxPlayers")) config.max_players = overrides["maxPlayers"].as<uint32_t>();
-    if (const auto bad = w::validate(config)) return val(std::string(*bad));
-    return val(box(w::make_world(config)));
+    auto made = w::make_world(config);
+    if (!made) return val(std::string(w::config_field(made.error())));
+    return val(box(std::move(made).value()));
 }
 
 double world_tick(const WorldBox& b) { return static_cast<double>(b.world.tick); }
@@ -142,7 +143,7 @@ void world_step(WorldBox& b, const val& packed) {
         b.inputs.push_back(w::Input{static_cast<uint32_t>(words[i]), static_cast<w::InputKind>(words[i + 1]),
                                     tandem::Vec2{fx(words[i + 2]), fx(words[i + 3])}});
     }
-    w::step(b.world, b.inputs);
+    b.stepper.step(b.world, b.inputs);
 }
 
 std::string world_digest(const WorldBox& b) { return hex64(w::digest(b.world)); }
@@ -165,9 +166,9 @@ val world_snapshot(const WorldBox& b) {
 // A world, or the decoder's typed reason as its stable name ("truncated", "bad_magic", ...).
 val world_from_snapshot(const val& bytes) {
     const std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
-    w::DecodeResult r = w::decode(std::span<const uint8_t>(data));
-    if (!r.ok()) return val(std::string(w::error_name(r.error)));
-    return val(box(std::move(*r.world)));
+    auto r = w::decode(std::span<const uint8_t>(data));
+    if (!r) return val(std::string(r.code()));
+    return val(box(std::move(r).value()));
 }
 
 val world_pellet_positions(WorldBox& b) {
@@ -248,7 +249,7 @@ val scenario_resume(const std::string& name, const WorldBox& from) {
 }
 std::string scenario_name(const ScenarioBox& s) { return std::string(s.scenario->name); }
 double scenario_tick(const ScenarioBox& s) { return static_cast<double>(s.box.world.tick); }
-void scenario_step(ScenarioBox& s, uint32_t ticks) { w::advance(*s.scenario, s.box.world, ticks); }
+void scenario_step(ScenarioBox& s, uint32_t ticks) { w::advance(*s.scenario, s.box.world, ticks, s.box.stepper); }
 std::string scenario_digest(const ScenarioBox& s) { return hex64(w::digest(s.box.world)); }
 WorldBox* scenario_world(ScenarioBox& s) { return &s.box; }
 
@@ -259,17 +260,12 @@ val scenario_run(const std::string& name, uint32_t ticks, uint32_t every) {
     if (s == nullptr) return val("unknown scenario");
     w::World world = w::start(*s);
     val out = val::array();
-    const auto emit = [&] {
+    w::digest_stream(*s, world, ticks, every, [&](const w::StreamPoint& p) {
         val o = val::object();
-        o.set("tick", static_cast<double>(world.tick));
-        o.set("digest", hex64(w::digest(world)));
+        o.set("tick", static_cast<double>(p.tick));
+        o.set("digest", hex64(p.digest));
         out.call<void>("push", o);
-    };
-    emit();
-    while (world.tick < ticks) {
-        w::advance(*s, world, 1);
-        if (world.tick % every == 0 || world.tick == ticks) emit();
-    }
+    });
     return out;
 }
 

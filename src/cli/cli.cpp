@@ -186,17 +186,17 @@ std::optional<world::World> starting_world(const Command& cmd, const world::Scen
         err << "tandem: cannot read snapshot '" << cmd.from_path << "'\n";
         return std::nullopt;
     }
-    world::DecodeResult decoded = world::decode(bytes);
+    auto decoded = world::decode(bytes);
     if (!decoded.ok()) {
-        err << "tandem: snapshot '" << cmd.from_path << "' refused: " << world::error_name(decoded.error) << '\n';
+        err << "tandem: snapshot '" << cmd.from_path << "' refused: " << decoded.code() << '\n';
         return std::nullopt;
     }
-    if (!(decoded.world->config == s.config)) {
+    if (!(decoded->config == s.config)) {
         err << "tandem: snapshot '" << cmd.from_path << "' refused: config_mismatch (it does not hold a world of scenario "
             << s.name << ")\n";
         return std::nullopt;
     }
-    return std::move(decoded.world);
+    return std::move(decoded).value();
 }
 
 int command_run(const Command& cmd, std::ostream& out, std::ostream& err) {

@@ -87,7 +87,7 @@ TEST_CASE("scenario inputs are a pure function of the scenario and the world") {
     for (const Scenario& s : scenarios()) {
         WorldConfig c = s.config;
         c.pellet_count = 64;
-        World a = make_world(c);
+        World a = make_world(c).value();
         for (int t = 0; t < 30; ++t) {
             const World before = a;
             const auto first = scenario_inputs(s, a);

@@ -1,11 +1,13 @@
-// Properties of src/world/world.*: the world is a value (copy, ==, digest), step imposes its
-// own input order, membership follows the inputs, captures score and re-key pellets, and
-// nothing leaves the arena.
+// Properties of src/world/world.cpp and the gravity kernel: the world is a value (==, digest
+// over every field, the documented digest layout with the live set derived), make_world
+// places the seed's points and refuses each out-of-range knob by its own code, dump's layout.
+// The tick's rules are step_test.cpp's.
 #include "tandem/world/world.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <catch2/catch.hpp>
+#include <string>
 #include <vector>
 
 #include "world/gravity.hpp"
@@ -23,23 +25,9 @@ WorldConfig small_config(uint32_t pellets = 256) {
 Vec2 at(int32_t x, int32_t y) { return {Fx::from_int(x), Fx::from_int(y)}; }
 }  // namespace
 
-TEST_CASE("a copied world steps to the same digest as the original") {
-    World a = make_world(small_config());
-    const std::vector<Input> join{{1, InputKind::join, at(100, 100)}, {2, InputKind::join, at(900, 900)}};
-    step(a, join);
-    World b = a;
-    REQUIRE(a == b);
-    for (int i = 0; i < 50; ++i) {
-        step(a, {});
-        step(b, {});
-    }
-    CHECK(a == b);
-    CHECK(digest(a) == digest(b));
-}
-
 TEST_CASE("every field takes part in == and in the digest") {
-    const World base = make_world(small_config());
-    std::vector<World> variants(9, base);
+    const World base = make_world(small_config()).value();
+    std::vector<World> variants(10, base);
     variants[0].tick += 1;
     variants[1].config.theta = Fx::from_raw(base.config.theta.raw() + 1);
     variants[2].rng.next();
@@ -48,7 +36,8 @@ TEST_CASE("every field takes part in == and in the digest") {
     variants[5].pellets[3].key.generation += 1;
     variants[6].captures += 1;
     variants[7].wells.push_back(Well{3, at(1, 1), {}, at(2, 2), 0});
-    variants[8].live.insert(12345);
+    variants[8].config.seed += 1;
+    variants[9].pellets[9].pos.y = Fx::from_raw(base.pellets[9].pos.y.raw() - 1);
     for (size_t i = 0; i < variants.size(); ++i) {
         INFO("variant " << i);
         CHECK_FALSE(variants[i] == base);
@@ -56,88 +45,130 @@ TEST_CASE("every field takes part in == and in the digest") {
     }
 }
 
-TEST_CASE("the order inputs arrive in does not change the tick") {
-    std::vector<Input> inputs{{3, InputKind::join, at(10, 10)},    {1, InputKind::join, at(500, 500)},
-                              {1, InputKind::steer, at(20, 30)},   {2, InputKind::join, at(700, 100)},
-                              {1, InputKind::steer, at(25, 30)},   {3, InputKind::leave, {}},
-                              {9, InputKind::steer, at(1, 1)},     {2, InputKind::steer, at(700, 100)}};
-    World reference = make_world(small_config());
-    step(reference, inputs);
-    std::sort(inputs.begin(), inputs.end(), canonical_less);
-    uint32_t seen = 0;
-    do {
-        World w = make_world(small_config());
-        step(w, inputs);
-        REQUIRE(digest(w) == digest(reference));
-        ++seen;
-    } while (std::next_permutation(inputs.begin(), inputs.end(), canonical_less) && seen < 2000);
-    CHECK(seen == 2000);
-    // Player 3 joined and left in one tick (join sorts first), the last steer of player 1 wins.
-    REQUIRE(reference.wells.size() == 2);
-    CHECK(reference.wells[0].player == 1);
-    CHECK(reference.wells[0].target == at(25, 30));
-    CHECK(reference.wells[1].player == 2);
-}
-
-TEST_CASE("membership follows joins and leaves and never exceeds max_players") {
-    WorldConfig c = small_config();
-    c.max_players = 3;
-    World w = make_world(c);
-    std::vector<Input> joins;
-    for (uint32_t p = 10; p > 0; --p) joins.push_back({p, InputKind::join, at(512, 512)});
-    step(w, joins);
-    REQUIRE(w.wells.size() == 3);
-    CHECK(w.wells[0].player == 1);  // the lowest ids win: canonical order, not arrival order
-    CHECK(w.wells[2].player == 3);
-    step(w, std::vector<Input>{{2, InputKind::leave, {}}, {2, InputKind::leave, {}}, {42, InputKind::leave, {}}});
-    REQUIRE(w.wells.size() == 2);
-    CHECK(w.wells[1].player == 3);
-    step(w, std::vector<Input>{{3, InputKind::join, at(1, 1)}});  // already present: ignored
-    CHECK(w.wells.size() == 2);
-}
-
-TEST_CASE("a captured pellet scores for the owner, bumps its generation and stays in the live set") {
-    WorldConfig c = small_config(64);
-    c.capture_radius = Fx::from_int(40);
-    World w = make_world(c);
-    w.pellets[0].pos = at(500, 500);
-    step(w, std::vector<Input>{{1, InputKind::join, at(500, 500)}});
-    w.wells[0].pos = at(500, 500);
-    w.pellets[0].pos = at(505, 500);
-    const uint32_t generation = w.pellets[0].key.generation;
-    step(w, {});
-    CHECK(w.wells[0].score >= 1);
-    CHECK(w.captures == w.wells[0].score);
-    CHECK(w.pellets[0].key.generation == generation + 1);
+TEST_CASE("the pellets section digests the documented fields, then the set of keys derived from them") {
+    // A second writer of the layout world.cpp documents, with the live set rebuilt from the
+    // keys here: a world never stores it, so no stored copy can drift from the pellets.
+    World w = make_world(small_config(40)).value();
+    w.pellets[3].key.generation = 7;
+    w.pellets[11].key.generation = 1;
+    StateDigest d;
+    d.write_u32(40);
     std::vector<uint64_t> keys;
-    for (const Pellet& p : w.pellets) keys.push_back(p.key.encode());
-    CHECK(SetDigest::from_keys(keys) == w.live);
-}
-
-TEST_CASE("nothing ever leaves the arena, whatever the targets") {
-    World w = make_world(small_config(512));
-    step(w, std::vector<Input>{{1, InputKind::join, at(-5000, 30000)}, {2, InputKind::join, at(30000, -30000)}});
-    for (int t = 0; t < 300; ++t) {
-        step(w, std::vector<Input>{{1, InputKind::steer, at(t % 2 ? -32768 : 32767, 0)}});
-        for (const Pellet& p : w.pellets) {
-            REQUIRE(p.pos.x >= Fx::zero());
-            REQUIRE(p.pos.x <= w.config.arena_size);
-            REQUIRE(p.pos.y >= Fx::zero());
-            REQUIRE(p.pos.y <= w.config.arena_size);
-        }
-        for (const Well& well : w.wells) {
-            REQUIRE(well.pos.x >= Fx::zero());
-            REQUIRE(well.pos.x <= w.config.arena_size);
-        }
+    for (const Pellet& p : w.pellets) {
+        d.write_u32(p.key.index);
+        d.write_u32(p.key.generation);
+        d.write_vec2(p.pos);
+        d.write_vec2(p.vel);
+        keys.push_back(p.key.encode());
     }
+    d.write_u64(SetDigest::from_keys(keys).digest());
+    CHECK(section_digests(w).pellets == d.finish());
 }
 
-TEST_CASE("an invalid config is refused by name") {
+TEST_CASE("make_world places every pellet at the seed's points, x before y, re-keyed from generation 0") {
+    const WorldConfig c = small_config(50);
+    const World w = make_world(c).value();
+    XorShift rng(c.seed);
+    REQUIRE(w.pellets.size() == 50);
+    for (uint32_t i = 0; i < 50; ++i) {
+        const int32_t x = static_cast<int32_t>(rng.below(static_cast<uint32_t>(c.arena_size.raw())));
+        const int32_t y = static_cast<int32_t>(rng.below(static_cast<uint32_t>(c.arena_size.raw())));
+        REQUIRE(w.pellets[i].pos == Vec2{Fx::from_raw(x), Fx::from_raw(y)});
+        REQUIRE(w.pellets[i].key == SlotKey{i, 0});
+        REQUIRE(w.pellets[i].vel == Vec2{});
+    }
+    CHECK(w.rng == rng);
+    CHECK(w.wells.empty());
+    CHECK(w.tick == 0u);
+}
+
+TEST_CASE("each knob out of range is refused with its own code, and its bounds are inclusive") {
+    struct Case {
+        void (*edit)(WorldConfig&);
+        std::string_view code;
+        std::string_view field;
+    };
+    const std::vector<Case> refused{
+        {[](WorldConfig& c) { c.tick_hz = 0; }, "tick_hz_out_of_range", "tick_hz"},
+        {[](WorldConfig& c) { c.tick_hz = 1001; }, "tick_hz_out_of_range", "tick_hz"},
+        {[](WorldConfig& c) { c.arena_size = Fx::from_raw(Fx::from_int(16).raw() - 1); }, "arena_size_out_of_range", "arena_size"},
+        {[](WorldConfig& c) { c.arena_size = Fx::from_raw(Fx::from_int(4096).raw() + 1); }, "arena_size_out_of_range", "arena_size"},
+        {[](WorldConfig& c) { c.pellet_count = 131073; }, "pellet_count_out_of_range", "pellet_count"},
+        {[](WorldConfig& c) { c.max_players = 65; }, "max_players_out_of_range", "max_players"},
+        {[](WorldConfig& c) { c.well_strength = Fx::from_raw(-1); }, "well_strength_out_of_range", "well_strength"},
+        {[](WorldConfig& c) { c.pellet_strength = Fx::from_raw(-1); }, "pellet_strength_out_of_range", "pellet_strength"},
+        {[](WorldConfig& c) { c.softening = Fx::from_raw(Fx::one().raw() - 1); }, "softening_out_of_range", "softening"},
+        {[](WorldConfig& c) { c.softening = Fx::from_raw(Fx::from_int(64).raw() + 1); }, "softening_out_of_range", "softening"},
+        {[](WorldConfig& c) { c.capture_radius = Fx::from_raw(-1); }, "capture_radius_out_of_range", "capture_radius"},
+        {[](WorldConfig& c) { c.capture_radius = Fx::from_raw(Fx::from_int(256).raw() + 1); }, "capture_radius_out_of_range", "capture_radius"},
+        {[](WorldConfig& c) { c.steer_gain = Fx::from_raw(-1); }, "steer_gain_out_of_range", "steer_gain"},
+        {[](WorldConfig& c) { c.steer_damping = Fx::from_raw(-1); }, "steer_damping_out_of_range", "steer_damping"},
+        {[](WorldConfig& c) { c.max_well_accel = Fx::from_raw(-1); }, "max_well_accel_out_of_range", "max_well_accel"},
+        {[](WorldConfig& c) { c.max_pellet_speed = Fx::from_raw(-1); }, "max_pellet_speed_out_of_range", "max_pellet_speed"},
+        {[](WorldConfig& c) { c.wall_restitution = Fx::from_raw(-1); }, "wall_restitution_out_of_range", "wall_restitution"},
+        {[](WorldConfig& c) { c.wall_restitution = Fx::from_raw(Fx::one().raw() + 1); }, "wall_restitution_out_of_range", "wall_restitution"},
+        {[](WorldConfig& c) { c.theta = Fx::from_raw(-1); }, "theta_out_of_range", "theta"},
+        {[](WorldConfig& c) { c.theta = Fx::from_raw(Fx::from_int(4).raw() + 1); }, "theta_out_of_range", "theta"},
+        {[](WorldConfig& c) { c.tree_max_depth = 0; }, "tree_max_depth_out_of_range", "tree_max_depth"},
+        {[](WorldConfig& c) { c.tree_max_depth = 25; }, "tree_max_depth_out_of_range", "tree_max_depth"},
+    };
+    for (const Case& k : refused) {
+        WorldConfig c = default_config();
+        k.edit(c);
+        const auto v = validate(c);
+        INFO("expected " << k.code);
+        REQUIRE_FALSE(v.ok());
+        CHECK(v.code() == k.code);
+        CHECK(config_field(v.error()) == k.field);
+        CHECK(describe(v.error()).find(k.field) != std::string_view::npos);
+        const auto made = make_world(c);
+        CHECK_FALSE(made.ok());
+        CHECK(made.code() == k.code);
+    }
+    // Every bound itself is accepted.
+    const std::vector<void (*)(WorldConfig&)> edges{
+        [](WorldConfig& c) { c.tick_hz = 1; },          [](WorldConfig& c) { c.tick_hz = 1000; },
+        [](WorldConfig& c) { c.arena_size = Fx::from_int(16); }, [](WorldConfig& c) { c.arena_size = Fx::from_int(4096); },
+        [](WorldConfig& c) { c.pellet_count = 0; },     [](WorldConfig& c) { c.max_players = 64; },
+        [](WorldConfig& c) { c.well_strength = Fx::zero(); }, [](WorldConfig& c) { c.pellet_strength = Fx::zero(); },
+        [](WorldConfig& c) { c.softening = Fx::one(); }, [](WorldConfig& c) { c.softening = Fx::from_int(64); },
+        [](WorldConfig& c) { c.capture_radius = Fx::zero(); }, [](WorldConfig& c) { c.capture_radius = Fx::from_int(256); },
+        [](WorldConfig& c) { c.steer_gain = Fx::zero(); }, [](WorldConfig& c) { c.steer_damping = Fx::zero(); },
+        [](WorldConfig& c) { c.max_well_accel = Fx::zero(); }, [](WorldConfig& c) { c.max_pellet_speed = Fx::zero(); },
+        [](WorldConfig& c) { c.wall_restitution = Fx::zero(); }, [](WorldConfig& c) { c.wall_restitution = Fx::one(); },
+        [](WorldConfig& c) { c.theta = Fx::zero(); },   [](WorldConfig& c) { c.theta = Fx::from_int(4); },
+        [](WorldConfig& c) { c.tree_max_depth = 1; },   [](WorldConfig& c) { c.tree_max_depth = 24; },
+    };
+    for (size_t i = 0; i < edges.size(); ++i) {
+        WorldConfig c = default_config();
+        c.pellet_count = 16;
+        edges[i](c);
+        INFO("edge " << i);
+        CHECK(validate(c).ok());
+        CHECK(make_world(c).ok());
+    }
+    CHECK(validate(default_config()).ok());
+}
+
+TEST_CASE("the first knob out of range in field order is the one named") {
     WorldConfig c = default_config();
-    c.softening = Fx::from_raw(100);
-    CHECK(validate(c) == std::optional<std::string_view>("softening"));
-    CHECK_THROWS(make_world(c));
-    CHECK_FALSE(validate(default_config()).has_value());
+    c.theta = Fx::from_int(5);
+    c.softening = Fx::zero();
+    CHECK(validate(c).code() == "softening_out_of_range");
+    c.tick_hz = 0;
+    CHECK(validate(c).code() == "tick_hz_out_of_range");
+}
+
+TEST_CASE("dump lists every field in digest order and ends with the section digests and the digest") {
+    World w = make_world(small_config(3)).value();
+    w.wells.push_back(Well{5, at(1, 2), at(3, 4), at(5, 6), 9});
+    const std::string text = dump(w);
+    CHECK(text.starts_with("tick 0\nconfig.seed 77\nconfig.tick_hz 60\n"));
+    CHECK(text.find("\nwell[5].pos.y 131072\nwell[5].vel.x 196608\n") != std::string::npos);
+    CHECK(text.find("\nscore[5] 9\n") != std::string::npos);
+    CHECK(text.find("\npellet[2].generation 0\n") != std::string::npos);
+    CHECK(text.ends_with("digest " + hex64(digest(w)) + "\n"));
+    CHECK(text.find("section.pellets " + hex64(section_digests(w).pellets) + "\n") != std::string::npos);
 }
 
 TEST_CASE("the integer gravity kernel is within 2^-12 of the exact softened pull") {

@@ -32,8 +32,34 @@ const Scenario* find_scenario(std::string_view name);
 // impose its own.
 std::vector<Input> scenario_inputs(const Scenario& scenario, const World& world);
 
-// Builds the scenario's world and steps it with its own inputs.
+// The scenario's world at tick 0. Every scenario's config validates (a test checks each), so
+// this cannot fail.
 World start(const Scenario& scenario);
+// Steps the world `ticks` times with the scenario's inputs; the second form keeps a Stepper
+// for the call only, the first reuses the caller's from call to call.
+void advance(const Scenario& scenario, World& world, uint64_t ticks, Stepper& stepper);
 void advance(const Scenario& scenario, World& world, uint64_t ticks);
+
+// One point of a digest stream.
+struct StreamPoint {
+    uint64_t tick = 0;
+    uint64_t digest = 0;
+    friend bool operator==(const StreamPoint&, const StreamPoint&) = default;
+};
+
+// The digest stream `tandem run` prints and the ES module's runScenario returns: emit(point)
+// for the world as given (tick T), then after every step to a tick that is a multiple of
+// `every`, and after the last step (tick T + ticks) if that is not one. every == 0 emits the
+// first and the last only. The world is left at T + ticks, for a summary.
+template <class Emit>
+void digest_stream(const Scenario& scenario, World& world, uint64_t ticks, uint64_t every, Emit&& emit) {
+    Stepper stepper;
+    const uint64_t last = world.tick + ticks;
+    emit(StreamPoint{world.tick, digest(world)});
+    while (world.tick < last) {
+        advance(scenario, world, 1, stepper);
+        if ((every != 0 && world.tick % every == 0) || world.tick == last) emit(StreamPoint{world.tick, digest(world)});
+    }
+}
 
 }  // namespace tandem::world

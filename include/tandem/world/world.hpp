@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,6 +14,7 @@
 #include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
 #include "tandem/core/random.hpp"
+#include "tandem/core/result.hpp"
 #include "tandem/core/slot_key.hpp"
 
 namespace tandem::world {
@@ -28,7 +29,7 @@ struct WorldConfig {
     uint32_t tick_hz = 60;                          // fixed step = 1 / tick_hz seconds
     Fx arena_size = Fx::from_int(1024);             // the square [0, arena_size]^2
     uint32_t pellet_count = 1024;                   // pellet slots, all always live
-    uint32_t max_players = 16;                      // joins beyond this are ignored
+    uint32_t max_players = 16;                      // joins beyond this are refused
     Fx well_strength = Fx::from_int(6000);          // G * M of a well (units^3 / s^2)
     Fx pellet_strength = Fx::from_raw(1 << 12);     // G * m of one pellet (1/16)
     Fx softening = Fx::from_int(8);                 // Plummer softening length, >= 1
@@ -72,8 +73,33 @@ constexpr void for_each_config_field(Config& c, F&& f) {
 inline constexpr uint32_t max_pellet_count = 1u << 17;   // 131,072
 inline constexpr uint32_t max_player_limit = 64;
 inline constexpr int32_t max_arena_units = 4096;          // keeps pellet deltas within 2^28 raw
-// nullopt when the config is usable; otherwise the name of the first bad field.
-std::optional<std::string_view> validate(const WorldConfig& config);
+
+// The knob that is out of its range: one stable code per field (seed has no range). The
+// bounds keep every integer in the kernel and the integrator in range, so a world whose
+// config validates can be stepped forever without overflow.
+enum class ConfigError : uint8_t {
+    tick_hz_out_of_range,
+    arena_size_out_of_range,
+    pellet_count_out_of_range,
+    max_players_out_of_range,
+    well_strength_out_of_range,
+    pellet_strength_out_of_range,
+    softening_out_of_range,
+    capture_radius_out_of_range,
+    steer_gain_out_of_range,
+    steer_damping_out_of_range,
+    max_well_accel_out_of_range,
+    max_pellet_speed_out_of_range,
+    wall_restitution_out_of_range,
+    theta_out_of_range,
+    tree_max_depth_out_of_range,
+};
+std::string_view error_name(ConfigError error);   // "softening_out_of_range", ...
+std::string_view describe(ConfigError error);     // "softening must be between 1 and 64 units"
+std::string_view config_field(ConfigError error); // "softening": the WorldConfig member refused
+
+// The first knob (in for_each_config_field order) outside its range, if any.
+Result<void, ConfigError> validate(const WorldConfig& config);
 
 // ---- State -----------------------------------------------------------------------------
 struct Pellet {
@@ -92,22 +118,23 @@ struct Well {
     friend bool operator==(const Well&, const Well&) = default;
 };
 
-// The whole simulation as one value: copy it to save, compare it with ==, digest it.
+// The whole simulation as one value: copy it to save, compare it with ==, digest it. Every
+// member is state; nothing derived is stored (the live set of pellet keys, say, is computed
+// from the pellets when digesting), so no two members can ever disagree.
 struct World {
     WorldConfig config;
     uint64_t tick = 0;                   // ticks stepped since creation
     XorShift rng{1};                     // respawn positions and well spawn points
     std::vector<Well> wells;             // sorted by player, strictly increasing
     std::vector<Pellet> pellets;         // pellets[i].key.index == i
-    SetDigest live;                      // the live pellet keys, maintained incrementally
     uint64_t captures = 0;               // pellets captured over the whole run
 
     friend bool operator==(const World&, const World&) = default;
 };
 
-// A fresh world: pellets at positions drawn from XorShift(config.seed), no players.
-// The config must pass validate() (checked: an invalid one throws std::invalid_argument).
-World make_world(const WorldConfig& config);
+// A fresh world: pellets at positions drawn from XorShift(config.seed), no players; or the
+// config's first out-of-range knob.
+Result<World, ConfigError> make_world(const WorldConfig& config);
 
 // ---- Inputs ----------------------------------------------------------------------------
 enum class InputKind : uint8_t { join = 0, leave = 1, steer = 2 };
@@ -123,11 +150,91 @@ struct Input {
 // key over every field, so equal keys are equal inputs and any sort gives the same sequence.
 bool canonical_less(const Input& a, const Input& b);
 
-// Advances exactly one tick with that tick's inputs, in any order and any number: step sorts
-// a copy by canonical_less, then for each player applies joins, leaves and steers (the last
-// steer of a player in canonical order wins). Then wells move, pellets feel the wells and each
-// other (Barnes-Hut over the pellets at the start of the tick), integrate (semi-implicit
-// Euler), bounce off the walls, and fall into the nearest well within capture_radius.
+// The canonical bytes of one Input, shared by the wire codec, replays and the ES module:
+//   u32 player | u8 kind (0 join, 1 leave, 2 steer) | i32 target.x raw | i32 target.y raw
+// all little-endian, 13 bytes, written field by field (never a struct's bytes).
+inline constexpr uint32_t input_wire_bytes = 13;
+enum class InputError : uint8_t {
+    truncated,        // fewer than input_wire_bytes bytes
+    trailing_bytes,   // more than input_wire_bytes bytes
+    bad_kind,         // a kind byte other than 0, 1, 2
+};
+std::string_view error_name(InputError error);   // "truncated", "trailing_bytes", "bad_kind"
+std::string_view describe(InputError error);
+// Appends exactly input_wire_bytes bytes.
+void append_input(std::vector<uint8_t>& out, const Input& input);
+// Exactly input_wire_bytes bytes. Any player and any target are accepted (step clamps targets).
+Result<Input, InputError> read_input(std::span<const uint8_t> bytes);
+
+// ---- Stepping --------------------------------------------------------------------------
+// What a step did, for drawing and counting. Not state: never digested, never in snapshots,
+// not compared by World::operator==. A step reports, in this order:
+//   - per input in canonical order: joined (an absent player became a member), left (a member
+//     left), join_refused (a join of an absent player while max_players wells exist, one per
+//     such input). Inputs that change nothing report nothing: a join of a member, a leave of
+//     a non-member, every steer.
+//   - then per pellet in index order: captured (player: the capturing well's owner, pellet:
+//     the pellet's index, whose slot respawned under its next generation).
+enum class EventKind : uint8_t { captured = 0, joined = 1, left = 2, join_refused = 3 };
+struct Event {
+    EventKind kind = EventKind::captured;
+    uint32_t player = 0;   // the well's owner (captured: the capturing player)
+    uint32_t pellet = 0;   // captured: the pellet's index; otherwise 0
+    friend bool operator==(const Event&, const Event&) = default;
+};
+std::string_view event_name(EventKind kind);   // "captured", "joined", "left", "join_refused"
+
+// Owns the scratch a step needs (the pellet tree, the pull buffers, the sorted inputs) and
+// the events of the last step, reusing all of it from tick to tick: a step allocates nothing
+// once the buffers have grown to the world. One per thread or per room: two threads must never
+// share a Stepper, and nothing else is shared (there is no hidden static or thread_local
+// scratch). The scratch carries nothing from one step to the next that a result depends on,
+// so any Stepper steps any world to the same bits.
+class Stepper {
+public:
+    Stepper();
+    ~Stepper();
+    Stepper(Stepper&&) noexcept;
+    Stepper& operator=(Stepper&&) noexcept;
+    // A copy has the events and fresh scratch of its own (scratch is never state), so a
+    // holder of a World and its Stepper stays copyable.
+    Stepper(const Stepper& other);
+    Stepper& operator=(const Stepper& other);
+
+    // Advances exactly one tick with that tick's inputs, in any order and any number. The
+    // phases, in order:
+    //   1. inputs: sorted by canonical_less, applied one by one. A join of an absent player
+    //      adds a well at a point drawn from the world's rng (x then y), aimed at the clamped
+    //      target, unless max_players wells exist (refused); a join of a member is ignored. A
+    //      leave removes the member's well (its score goes with it). A steer re-aims a member's
+    //      well at the target clamped into the arena; a player's last steer in canonical order
+    //      (the greatest target) wins. Since join sorts before leave, a leave and a join of
+    //      one player in one tick always leave it absent.
+    //   2. wells: a damped spring toward the target, acceleration clamped per axis to
+    //      max_well_accel, semi-implicit Euler, then the walls.
+    //   3. the pull field: on every pellet, from the wells (at their new positions) and from
+    //      the other pellets (Barnes-Hut over the positions at the start of this phase).
+    //   4. pellets: semi-implicit Euler with that pull, the walls, then the velocity clamped
+    //      per axis to max_pellet_speed (this tick's move used the unclamped velocity).
+    //      The walls: a coordinate past 0 or arena_size is reflected back inside and that
+    //      velocity component reversed and scaled by wall_restitution.
+    //   5. captures, per pellet in index order: the nearest well at a distance of at most
+    //      capture_radius takes it (equal distances: the lower player id); its owner scores,
+    //      captures counts it, and the pellet respawns at rest at a point drawn from the rng
+    //      under its next generation.
+    // Returns the events of this step (as events()).
+    std::span<const Event> step(World& world, std::span<const Input> inputs);
+    // The events of the last step; valid until the next step with this Stepper.
+    std::span<const Event> events() const { return events_; }
+
+private:
+    struct Scratch;
+    std::unique_ptr<Scratch> scratch_;
+    std::vector<Event> events_;
+};
+
+// Convenience: one step with a temporary Stepper (allocates its scratch every call; loops
+// should keep a Stepper).
 void step(World& world, std::span<const Input> inputs);
 
 // ---- Digests ---------------------------------------------------------------------------
@@ -135,7 +242,7 @@ void step(World& world, std::span<const Input> inputs);
 struct SectionDigests {
     uint64_t config = 0;
     uint64_t wells = 0;     // player, pos, vel, target of each well in player order
-    uint64_t pellets = 0;   // key, pos, vel of each pellet in index order, then the live set
+    uint64_t pellets = 0;   // key, pos, vel of each pellet in index order, then the set of keys
     uint64_t scores = 0;    // (player, score) of each well in player order, then captures
     uint64_t rng = 0;       // the XorShift state
     friend bool operator==(const SectionDigests&, const SectionDigests&) = default;
@@ -149,6 +256,12 @@ uint64_t digest(const World& world);
 //   "TNDM" | u16 format version | u64 fingerprint | config | u64 tick | u64 rng state
 //   | u64 captures | u32 well count | wells | u32 pellet count | pellets | u64 digest(world)
 inline constexpr uint16_t snapshot_format_version = 1;
+// Bumped by every change that changes what step computes from the same world and inputs (a
+// digest stream differs), so builds of different simulations refuse each other's snapshots
+// and peers instead of desyncing. tests/world/golden/*.txt record the version they were made
+// with; regenerate.sh refuses to rewrite a changed stream under the same version, and a test
+// requires the recorded version to equal this one (docs/determinism.md, "The simulation
+// version").
 inline constexpr uint32_t simulation_version = 1;
 
 // "tandem snapshot/1 Q16.16 sim/1": what the CLI and the wasm build both report, and what a
@@ -158,7 +271,6 @@ std::string fingerprint();
 uint64_t fingerprint_hash();
 
 enum class DecodeError : uint8_t {
-    none = 0,
     truncated,              // the bytes end before a field the format requires
     bad_magic,              // not a tandem snapshot
     unsupported_version,    // a format version this build cannot read
@@ -168,19 +280,14 @@ enum class DecodeError : uint8_t {
     digest_mismatch,        // the trailing digest disagrees with the decoded state
     trailing_bytes,         // bytes after the trailing digest
 };
-// "none", "truncated", "bad_magic", ... : the stable string the bindings expose as `.code`.
+// "truncated", "bad_magic", ... : the stable string the bindings expose as `.code`.
 std::string_view error_name(DecodeError error);
-
-struct DecodeResult {
-    DecodeError error = DecodeError::none;
-    std::optional<World> world;   // engaged exactly when error == none
-    bool ok() const { return error == DecodeError::none; }
-};
+std::string_view describe(DecodeError error);
 
 std::vector<uint8_t> encode(const World& world);
 // Never crashes, never reads past the span, and never allocates more than the bytes present
 // could describe: every count is checked against the remaining length before a reserve.
-DecodeResult decode(std::span<const uint8_t> bytes);
+Result<World, DecodeError> decode(std::span<const uint8_t> bytes);
 
 // ---- Text ------------------------------------------------------------------------------
 // The canonical state, one "name value" line per field in digest order, integers in decimal
