@@ -1,9 +1,11 @@
 // The `tandem` commands: run (digest stream, from tick 0 or from a snapshot), dump (canonical
 // state), snapshot (encoded world at a tick), scenarios, version. Output is the contract the
 // cross-build check diffs, so it must depend on nothing but the simulation: no timings, no
-// locale, no host-dependent formatting.
+// locale, no host-dependent formatting. What the command line accepts is listed once, in the
+// tables below; every message and help text is built from them.
 #include "cli/cli.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <ostream>
@@ -15,6 +17,10 @@
 #include "server/net_room.hpp"
 #endif
 
+#ifndef TANDEM_VERSION
+#error "TANDEM_VERSION must come from CMake's PROJECT_VERSION (src/cli/CMakeLists.txt)"
+#endif
+
 namespace tandem::cli {
 
 namespace {
@@ -23,44 +29,146 @@ using tandem::hex64;
 
 constexpr uint64_t max_ticks = 100'000'000;
 
-std::string scenario_names() {
-    std::string names;
-    for (const world::Scenario& s : world::scenarios()) {
-        if (!names.empty()) names += ", ";
-        names += s.name;
+// ---- What the command line accepts ------------------------------------------------------
+
+enum class Flag : uint8_t { scenario, ticks, every, format, from, tick, out };
+
+struct FlagSpec {
+    Flag flag;
+    std::string_view name;      // as typed
+    std::string_view value;     // its value in a usage line ("" for --format: the format names)
+    std::string_view expects;   // what a value must be ("" for --scenario, --format: the accepted names)
+};
+constexpr FlagSpec flag_specs[] = {
+    {Flag::scenario, "--scenario", "NAME", ""},
+    {Flag::ticks, "--ticks", "N", "a whole number of ticks"},
+    {Flag::every, "--every", "K", "a whole number of ticks, at least 1"},
+    {Flag::format, "--format", "", ""},
+    {Flag::from, "--from", "FILE", "a snapshot file"},
+    {Flag::tick, "--tick", "N", "a whole number of ticks"},
+    {Flag::out, "--out", "FILE", "the file to write"},
+};
+
+struct FormatName {
+    std::string_view name;
+    Format format;
+};
+constexpr FormatName format_names[] = {{"text", Format::text}, {"json", Format::json}};
+
+struct FlagUse {
+    Flag flag;
+    bool required;
+};
+constexpr FlagUse run_flags[] = {
+    {Flag::scenario, true}, {Flag::ticks, false}, {Flag::every, false}, {Flag::format, false}, {Flag::from, false}};
+constexpr FlagUse dump_flags[] = {{Flag::scenario, true}, {Flag::tick, true}};
+constexpr FlagUse snapshot_flags[] = {{Flag::scenario, true}, {Flag::tick, true}, {Flag::out, true}};
+
+constexpr std::string_view version_aliases[] = {"--version", "fingerprint"};
+
+struct CommandSpec {
+    std::string_view name;
+    CommandKind kind;
+    std::span<const std::string_view> aliases;
+    std::span<const FlagUse> flags;
+    std::string_view summary;   // its line in the overview
+    std::string_view details;   // its help, after the usage line
+    bool own_parser = false;    // its arguments are read elsewhere (serve: src/server)
+};
+constexpr CommandSpec command_specs[] = {
+    {"run", CommandKind::run, {}, run_flags, "print a scenario's digest stream",
+     "  Steps the scenario N ticks (default 2000) and prints the state digest at the first\n"
+     "  tick, at every multiple of K (default 100) and at the last tick (16 lowercase hex\n"
+     "  digits each).\n"
+     "  text (the default): one 'TICK DIGEST' line per point, then one 'summary ...' line.\n"
+     "  json: one JSON document,\n"
+     "    {\"scenario\": NAME, \"stream\": [{\"tick\": T, \"digest\": \"HEX\"}, ...],\n"
+     "     \"summary\": {\"scenario\", \"ticks\", \"digest\", \"captures\", \"wells\", \"pellets\",\n"
+     "                 \"fingerprint\"}}\n"
+     "  (the summary holds the text summary's fields, ticks being the last tick).\n"
+     "  --from FILE starts from a snapshot of the scenario's world (see 'tandem snapshot')\n"
+     "  at its tick T instead of tick 0 and steps N more ticks, to T + N; a snapshot that\n"
+     "  does not decode, or holds another scenario's world, exits 1 with the reason.\n"},
+    {"dump", CommandKind::dump, {}, dump_flags, "print a scenario's canonical state at one tick",
+     "  Steps the scenario to tick N and prints the canonical state, one 'name value' line\n"
+     "  per field in digest order (Fx as raw Q16.16 integers), for diffing two builds.\n"},
+    {"snapshot", CommandKind::snapshot, {}, snapshot_flags, "write a scenario's snapshot at one tick",
+     "  Steps the scenario to tick N, writes its snapshot (the world's encoded bytes, the\n"
+     "  same the wasm build writes and reads) to FILE and prints 'N DIGEST'. Resume it with\n"
+     "  'tandem run --scenario NAME --from FILE'. A file that cannot be written exits 1.\n"},
+    {"scenarios", CommandKind::scenarios, {}, {}, "list the scenarios", "  Lists the scenarios with one line each.\n"},
+    {"version", CommandKind::version, version_aliases, {}, "print the version and the snapshot fingerprint",
+     "  Prints the version, the snapshot fingerprint (format, number format, simulation\n"
+     "  version; the same string the wasm build reports) and the simulation version.\n"},
+    {"serve", CommandKind::serve, {}, {}, "run the room and the page's server (tandem serve --help)",
+     "  Runs the room and the page's server until a signal stops it (native g++ builds only).\n"
+     "  Its options: tandem serve --help.\n",
+     true},
+};
+
+constexpr std::string_view help_words[] = {"help", "--help", "-h"};
+
+const FlagSpec& spec_of(Flag flag) {
+    for (const FlagSpec& f : flag_specs) {
+        if (f.flag == flag) return f;
     }
-    return names;
+    return flag_specs[0];  // unreachable: every Flag has a row
 }
 
-ParseResult failure(std::string message) { return ParseResult{std::nullopt, std::move(message)}; }
-
-// Splits "--flag=value" and "--flag value"; reports a missing value by name.
-struct FlagReader {
-    std::span<const std::string_view> args;
-    size_t i = 0;
-    std::string error;
-
-    bool done() const { return i >= args.size(); }
-    // Returns the flag name and fills value (which may come from the next argument).
-    std::string_view next(std::optional<std::string_view>& value) {
-        std::string_view a = args[i++];
-        value.reset();
-        const size_t eq = a.find('=');
-        if (a.starts_with("--") && eq != std::string_view::npos) {
-            value = a.substr(eq + 1);
-            return a.substr(0, eq);
-        }
-        return a;
+template <class Range, class Name>
+std::string joined(const Range& items, std::string_view separator, Name name) {
+    std::string out;
+    for (const auto& item : items) {
+        if (!out.empty()) out += separator;
+        out += name(item);
     }
-    std::optional<std::string_view> take_value(std::string_view flag, std::optional<std::string_view> inline_value) {
-        if (inline_value) return inline_value;
-        if (done() || args[i].starts_with("--")) {
-            error = "missing value for " + std::string(flag);
-            return std::nullopt;
-        }
-        return args[i++];
+    return out;
+}
+
+std::string scenario_names() {
+    return joined(world::scenarios(), ", ", [](const world::Scenario& s) { return s.name; });
+}
+std::string command_names() {
+    return joined(command_specs, ", ", [](const CommandSpec& c) { return c.name; });
+}
+
+// What a flag's value must be, for messages: "accepted: a, b" or a phrase.
+std::string expects(Flag flag) {
+    if (flag == Flag::scenario) return "accepted: " + scenario_names();
+    if (flag == Flag::format) return "accepted: " + joined(format_names, ", ", [](const FormatName& f) { return f.name; });
+    return std::string(spec_of(flag).expects);
+}
+
+std::string value_hint(Flag flag) {
+    if (flag == Flag::format) return joined(format_names, "|", [](const FormatName& f) { return f.name; });
+    return std::string(spec_of(flag).value);
+}
+
+std::string accepted_flags(const CommandSpec& c) {
+    std::string list = joined(c.flags, ", ", [](const FlagUse& u) { return spec_of(u.flag).name; });
+    return list.empty() ? "--help" : list + ", --help";
+}
+
+bool is_help_word(std::string_view a) {
+    for (std::string_view h : help_words) {
+        if (a == h) return true;
     }
-};
+    return false;
+}
+
+const CommandSpec* find_command(std::string_view word) {
+    for (const CommandSpec& c : command_specs) {
+        if (word == c.name) return &c;
+        for (std::string_view alias : c.aliases) {
+            if (word == alias) return &c;
+        }
+    }
+    return nullptr;
+}
+
+// ---- Parsing ----------------------------------------------------------------------------
+
+UsageError usage(std::string message) { return UsageError{std::move(message)}; }
 
 std::optional<std::string> check_count(std::string_view flag, std::string_view text, uint64_t min, uint64_t max,
                                        uint64_t& out) {
@@ -77,98 +185,141 @@ std::optional<std::string> check_count(std::string_view flag, std::string_view t
     return std::nullopt;
 }
 
-// run, dump and snapshot share their flags' spelling; each accepts its own subset.
-ParseResult parse_scenario_command(CommandKind kind, std::span<const std::string_view> rest) {
-    Command cmd;
-    cmd.kind = kind;
-    const std::string_view name = kind == CommandKind::run ? "run" : kind == CommandKind::dump ? "dump" : "snapshot";
-    const bool takes_tick = kind == CommandKind::dump || kind == CommandKind::snapshot;
-    FlagReader r{rest, 0, {}};
-    bool have_tick = false;
-    while (!r.done()) {
-        std::optional<std::string_view> inline_value;
-        const std::string_view flag = r.next(inline_value);
-        if (flag == "--help" || flag == "-h") {
-            cmd.kind = CommandKind::help;
-            cmd.topic = std::string(name);
-            return ParseResult{cmd, {}};
+// Stores one flag's value in the command, or says why it cannot.
+std::optional<std::string> apply_flag(Flag flag, std::string_view value, Command& cmd) {
+    const std::string_view name = spec_of(flag).name;
+    switch (flag) {
+    case Flag::scenario:
+        if (!world::find_scenario(value)) {
+            return "unknown scenario '" + std::string(value) + "' (" + expects(flag) + ")";
         }
-        auto value = [&]() { return r.take_value(flag, inline_value); };
-        if (flag == "--scenario") {
-            const auto v = value();
-            if (!v) return failure(r.error + " (accepted: " + scenario_names() + ")");
-            if (!world::find_scenario(*v)) {
-                return failure("unknown scenario '" + std::string(*v) + "' (accepted: " + scenario_names() + ")");
+        cmd.scenario = std::string(value);
+        return std::nullopt;
+    case Flag::ticks: return check_count(name, value, 0, max_ticks, cmd.ticks);
+    case Flag::every: return check_count(name, value, 1, max_ticks, cmd.every);
+    case Flag::tick: return check_count(name, value, 0, max_ticks, cmd.tick);
+    case Flag::format:
+        for (const FormatName& f : format_names) {
+            if (value == f.name) {
+                cmd.format = f.format;
+                return std::nullopt;
             }
-            cmd.scenario = std::string(*v);
-        } else if (kind == CommandKind::run && flag == "--ticks") {
-            const auto v = value();
-            if (!v) return failure(r.error + " (a whole number of ticks)");
-            if (auto e = check_count(flag, *v, 0, max_ticks, cmd.ticks)) return failure(*e);
-        } else if (kind == CommandKind::run && flag == "--every") {
-            const auto v = value();
-            if (!v) return failure(r.error + " (a whole number of ticks, at least 1)");
-            if (auto e = check_count(flag, *v, 1, max_ticks, cmd.every)) return failure(*e);
-        } else if (kind == CommandKind::run && flag == "--format") {
-            const auto v = value();
-            if (!v) return failure(r.error + " (accepted: text, json)");
-            if (*v == "text") cmd.format = Format::text;
-            else if (*v == "json") cmd.format = Format::json;
-            else return failure("unknown format '" + std::string(*v) + "' (accepted: text, json)");
-        } else if (kind == CommandKind::run && flag == "--from") {
-            const auto v = value();
-            if (!v || v->empty()) return failure("missing value for --from (a snapshot file)");
-            cmd.from_path = std::string(*v);
-        } else if (takes_tick && flag == "--tick") {
-            const auto v = value();
-            if (!v) return failure(r.error + " (a whole number of ticks)");
-            if (auto e = check_count(flag, *v, 0, max_ticks, cmd.tick)) return failure(*e);
-            have_tick = true;
-        } else if (kind == CommandKind::snapshot && flag == "--out") {
-            const auto v = value();
-            if (!v || v->empty()) return failure("missing value for --out (the file to write)");
-            cmd.out_path = std::string(*v);
-        } else {
-            const std::string accepted = kind == CommandKind::run    ? "--scenario, --ticks, --every, --format, --from, --help"
-                                         : kind == CommandKind::dump ? "--scenario, --tick, --help"
-                                                                     : "--scenario, --tick, --out, --help";
-            return failure("unknown argument '" + std::string(flag) + "' for " + std::string(name) +
-                           " (accepted: " + accepted + ")");
         }
+        return "unknown format '" + std::string(value) + "' (" + expects(flag) + ")";
+    case Flag::from: cmd.from_path = std::string(value); return std::nullopt;
+    case Flag::out: cmd.out_path = std::string(value); return std::nullopt;
     }
-    if (cmd.scenario.empty()) {
-        return failure(std::string(name) + " needs --scenario NAME (accepted: " + scenario_names() + ")");
-    }
-    if (takes_tick && !have_tick) return failure(std::string(name) + " needs --tick N (a whole number of ticks)");
-    if (kind == CommandKind::snapshot && cmd.out_path.empty()) return failure("snapshot needs --out FILE");
-    return ParseResult{cmd, {}};
+    return std::nullopt;
 }
 
-ParseResult parse_plain(CommandKind kind, std::string_view name, std::span<const std::string_view> rest) {
+Command help_on(std::string_view topic) {
     Command cmd;
-    cmd.kind = kind;
-    for (std::string_view a : rest) {
-        if (a == "--help" || a == "-h") {
-            cmd.kind = CommandKind::help;
-            cmd.topic = std::string(name);
-            return ParseResult{cmd, {}};
-        }
-        return failure("unknown argument '" + std::string(a) + "' for " + std::string(name) + " (accepted: --help)");
+    cmd.kind = CommandKind::help;
+    cmd.topic = std::string(topic);
+    return cmd;
+}
+
+// Reads "--flag value" and "--flag=value" for one command, against its row of the table.
+Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<const std::string_view> rest) {
+    Command cmd;
+    cmd.kind = spec.kind;
+    if (spec.own_parser) {
+        cmd.serve_args.assign(rest.begin(), rest.end());
+        return cmd;
     }
-    return ParseResult{cmd, {}};
+    std::vector<Flag> seen;
+    for (size_t i = 0; i < rest.size();) {
+        std::string_view arg = rest[i++];
+        if (is_help_word(arg) && arg != "help") return help_on(spec.name);
+        std::optional<std::string_view> inline_value;
+        if (const size_t eq = arg.find('='); arg.starts_with("--") && eq != std::string_view::npos) {
+            inline_value = arg.substr(eq + 1);
+            arg = arg.substr(0, eq);
+        }
+        const FlagUse* use = nullptr;
+        for (const FlagUse& u : spec.flags) {
+            if (spec_of(u.flag).name == arg) use = &u;
+        }
+        if (use == nullptr) {
+            return usage("unknown argument '" + std::string(arg) + "' for " + std::string(spec.name) +
+                         " (accepted: " + accepted_flags(spec) + ")");
+        }
+        std::string_view value;
+        if (inline_value) {
+            value = *inline_value;
+        } else if (i < rest.size() && !rest[i].starts_with("--")) {
+            value = rest[i++];
+        }
+        if (value.empty()) return usage("missing value for " + std::string(arg) + " (" + expects(use->flag) + ")");
+        if (auto problem = apply_flag(use->flag, value, cmd)) return usage(*problem);
+        seen.push_back(use->flag);
+    }
+    for (const FlagUse& u : spec.flags) {
+        if (!u.required || std::find(seen.begin(), seen.end(), u.flag) != seen.end()) continue;
+        const FlagSpec& f = spec_of(u.flag);
+        return usage(std::string(spec.name) + " needs " + std::string(f.name) + " " + value_hint(u.flag) + " (" +
+                     expects(u.flag) + ")");
+    }
+    return cmd;
+}
+
+// ---- Output -----------------------------------------------------------------------------
+
+// A JSON string literal. The names and the fingerprint are plain ASCII today; escaping keeps
+// the document valid whatever a future name holds.
+std::string json_string(std::string_view text) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out = "\"";
+    for (const char ch : text) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (ch == '"' || ch == '\\') {
+            out += '\\';
+            out += ch;
+        } else if (u < 0x20) {
+            out += "\\u00";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += ch;
+        }
+    }
+    return out + "\"";
+}
+
+// The summary of a run, once for both formats. quoted: a phrase, quoted in text as in JSON;
+// string: a JSON string that text prints bare (a name, a digest).
+struct SummaryField {
+    std::string_view name;
+    std::string value;
+    enum Kind : uint8_t { number, string, quoted } kind;
+};
+std::vector<SummaryField> summary_fields(const world::Scenario& s, const world::World& w) {
+    return {{"scenario", std::string(s.name), SummaryField::string},
+            {"ticks", std::to_string(w.tick), SummaryField::number},
+            {"digest", hex64(world::digest(w)), SummaryField::string},
+            {"captures", std::to_string(w.captures), SummaryField::number},
+            {"wells", std::to_string(w.wells.size()), SummaryField::number},
+            {"pellets", std::to_string(w.pellets.size()), SummaryField::number},
+            {"fingerprint", world::fingerprint(), SummaryField::quoted}};
 }
 
 void print_summary_text(std::ostream& out, const world::Scenario& s, const world::World& w) {
-    out << "summary scenario=" << s.name << " ticks=" << w.tick << " digest=" << hex64(world::digest(w))
-        << " captures=" << w.captures << " wells=" << w.wells.size() << " pellets=" << w.pellets.size()
-        << " fingerprint=\"" << world::fingerprint() << "\"\n";
+    out << "summary";
+    for (const SummaryField& f : summary_fields(s, w)) {
+        out << ' ' << f.name << '=' << (f.kind == SummaryField::quoted ? json_string(f.value) : f.value);
+    }
+    out << '\n';
 }
 
-// The same fields as the text summary, as one JSON object on one line.
 void print_summary_json(std::ostream& out, const world::Scenario& s, const world::World& w) {
-    out << "{\"summary\": {\"scenario\": \"" << s.name << "\", \"ticks\": " << w.tick << ", \"digest\": \""
-        << hex64(world::digest(w)) << "\", \"captures\": " << w.captures << ", \"wells\": " << w.wells.size()
-        << ", \"pellets\": " << w.pellets.size() << ", \"fingerprint\": \"" << world::fingerprint() << "\"}}\n";
+    out << '{';
+    bool first = true;
+    for (const SummaryField& f : summary_fields(s, w)) {
+        out << (first ? "" : ", ") << json_string(f.name) << ": "
+            << (f.kind == SummaryField::number ? f.value : json_string(f.value));
+        first = false;
+    }
+    out << '}';
 }
 
 // The world a run starts from: the scenario's tick 0, or a snapshot. A snapshot that does not
@@ -187,8 +338,9 @@ std::optional<world::World> starting_world(const Command& cmd, const world::Scen
         return std::nullopt;
     }
     auto decoded = world::decode(bytes);
-    if (!decoded.ok()) {
-        err << "tandem: snapshot '" << cmd.from_path << "' refused: " << decoded.code() << '\n';
+    if (!decoded) {
+        err << "tandem: snapshot '" << cmd.from_path << "' refused: " << decoded.code() << " (" << decoded.message()
+            << ")\n";
         return std::nullopt;
     }
     if (!(decoded->config == s.config)) {
@@ -210,38 +362,38 @@ int command_run(const Command& cmd, std::ostream& out, std::ostream& err) {
         return exit_data;
     }
     // From tick 0, --ticks is both the count and the last tick; from a snapshot at tick T the
-    // run steps --ticks more, to T + N. Lines fall on multiples of --every either way, so a
+    // run steps --ticks more, to T + N. Points fall on multiples of --every either way, so a
     // resumed stream lines up with the fresh one.
-    const uint64_t last = w.tick + cmd.ticks;
     const bool json = cmd.format == Format::json;
+    if (json) out << "{\n  \"scenario\": " << json_string(s.name) << ",\n  \"stream\": [";
     bool first = true;
-    auto emit = [&](const world::World& at) {
-        const std::string d = hex64(world::digest(at));
+    world::digest_stream(s, w, cmd.ticks, cmd.every, [&](const world::StreamPoint& p) {
         if (json) {
-            out << (first ? "[\n  " : ",\n  ") << "{\"tick\": " << at.tick << ", \"digest\": \"" << d << "\"}";
+            out << (first ? "\n    " : ",\n    ") << "{\"tick\": " << p.tick << ", \"digest\": \"" << hex64(p.digest)
+                << "\"}";
         } else {
-            out << at.tick << ' ' << d << '\n';
+            out << p.tick << ' ' << hex64(p.digest) << '\n';
         }
         first = false;
-    };
-    emit(w);
-    while (w.tick < last) {
-        world::advance(s, w, 1);
-        if (w.tick % cmd.every == 0 || w.tick == last) emit(w);
-    }
+    });
     if (json) {
-        out << "\n]\n";
+        out << "\n  ],\n  \"summary\": ";
         print_summary_json(out, s, w);
+        out << "\n}\n";
     } else {
         print_summary_text(out, s, w);
     }
     return exit_ok;
 }
 
-int command_snapshot(const Command& cmd, std::ostream& out, std::ostream& err) {
-    const world::Scenario& s = *world::find_scenario(cmd.scenario);
+world::World world_at(const world::Scenario& s, uint64_t tick) {
     world::World w = world::start(s);
-    world::advance(s, w, cmd.tick);
+    world::advance(s, w, tick);
+    return w;
+}
+
+int command_snapshot(const Command& cmd, std::ostream& out, std::ostream& err) {
+    const world::World w = world_at(*world::find_scenario(cmd.scenario), cmd.tick);
     const std::vector<uint8_t> bytes = world::encode(w);
     std::ofstream file(cmd.out_path, std::ios::binary | std::ios::trunc);
     file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -256,10 +408,21 @@ int command_snapshot(const Command& cmd, std::ostream& out, std::ostream& err) {
 
 int command_dump(const Command& cmd, std::ostream& out) {
     const world::Scenario& s = *world::find_scenario(cmd.scenario);
-    world::World w = world::start(s);
-    world::advance(s, w, cmd.tick);
-    out << "scenario " << s.name << '\n' << world::dump(w);  // ends with the digest lines
+    out << "scenario " << s.name << '\n' << world::dump(world_at(s, cmd.tick));  // ends with the digest lines
     return exit_ok;
+}
+
+// `serve` has its own flags and help (src/server); it runs until a signal stops it.
+int command_serve(const Command& cmd, std::ostream& out, std::ostream& err) {
+#ifdef TANDEM_HAVE_SERVER
+    const std::vector<std::string_view> args(cmd.serve_args.begin(), cmd.serve_args.end());
+    return server::serve_main(args, out, err);
+#else
+    (void)cmd;
+    (void)out;
+    err << "tandem: this build has no server (it is built by the native g++ presets)\n";
+    return exit_data;
+#endif
 }
 
 }  // namespace
@@ -277,90 +440,55 @@ std::optional<uint64_t> parse_count(std::string_view text, uint64_t max) {
 }
 
 std::string help_text(std::string_view topic) {
-    if (topic == "run") {
-        return "usage: tandem run --scenario NAME [--ticks N] [--every K] [--format text|json] [--from FILE]\n"
-               "  Steps the scenario N ticks (default 2000) and prints the state digest at the first\n"
-               "  tick, at every multiple of K (default 100) and at the last tick. text prints\n"
-               "  'TICK DIGEST' lines (16 lowercase hex digits) then a 'summary ...' line; json prints\n"
-               "  a JSON array of {\"tick\", \"digest\"} objects, then the summary as one JSON object\n"
-               "  on the last line ({\"summary\": {...}}).\n"
-               "  --from FILE starts from a snapshot of the scenario's world (see 'tandem snapshot')\n"
-               "  at its tick T instead of tick 0 and steps N more ticks, to T + N; a snapshot that\n"
-               "  does not decode, or holds another scenario's world, exits 1 with the reason.\n"
-               "  scenarios: " + scenario_names() + "\n";
+    if (const CommandSpec* c = find_command(topic); c != nullptr && !topic.empty()) {
+        std::string text = "usage: tandem " + std::string(c->name);
+        if (c->own_parser) text += " [OPTIONS]";
+        for (const FlagUse& u : c->flags) {
+            const std::string flag = std::string(spec_of(u.flag).name) + " " + value_hint(u.flag);
+            text += u.required ? " " + flag : " [" + flag + "]";
+        }
+        text += "\n" + std::string(c->details);
+        for (const FlagUse& u : c->flags) {
+            if (u.flag == Flag::scenario) text += "  scenarios: " + scenario_names() + "\n";
+        }
+        return text;
     }
-    if (topic == "dump") {
-        return "usage: tandem dump --scenario NAME --tick N\n"
-               "  Steps the scenario to tick N and prints the canonical state, one 'name value' line\n"
-               "  per field in digest order (Fx as raw Q16.16 integers), for diffing two builds.\n"
-               "  scenarios: " + scenario_names() + "\n";
+    std::string text = "usage: tandem COMMAND [OPTIONS]\ncommands:\n";
+    for (const CommandSpec& c : command_specs) {
+        std::string name(c.name);
+        name.resize(std::max<size_t>(name.size() + 1, 11), ' ');
+        text += "  " + name + std::string(c.summary) + "\n";
     }
-    if (topic == "snapshot") {
-        return "usage: tandem snapshot --scenario NAME --tick T --out FILE\n"
-               "  Steps the scenario to tick T, writes its snapshot (the world's encoded bytes, the\n"
-               "  same the wasm build writes and reads) to FILE and prints 'T DIGEST'. Resume it with\n"
-               "  'tandem run --scenario NAME --from FILE'. A file that cannot be written exits 1.\n"
-               "  scenarios: " + scenario_names() + "\n";
-    }
-    if (topic == "scenarios") return "usage: tandem scenarios\n  Lists the scenarios with one line each.\n";
-    if (topic == "version") {
-        return "usage: tandem version\n  Prints the version and the snapshot fingerprint (format, number format,\n"
-               "  simulation version), the same string the wasm build reports.\n";
-    }
-    return "usage: tandem COMMAND [OPTIONS]\n"
-           "commands:\n"
-           "  run        print a scenario's digest stream\n"
-           "  dump       print a scenario's canonical state at one tick\n"
-           "  snapshot   write a scenario's snapshot at one tick\n"
-           "  scenarios  list the scenarios\n"
-           "  version    print the version and the snapshot fingerprint\n"
-           "  serve      run the room and the page's server (tandem serve --help)\n"
-           "  help [COMMAND], COMMAND --help   this text, or one command's\n"
-           "exit status: 0 success, 1 bad data (a snapshot refused, a file unreadable), 2 bad arguments\n";
+    text += "  help [COMMAND], COMMAND --help   this text, or one command's\n"
+            "exit status: 0 success, 1 bad data (a snapshot refused, a file unreadable), 2 bad arguments\n";
+    return text;
 }
 
-ParseResult parse(std::span<const std::string_view> args) {
-    if (args.empty()) return failure("missing command (accepted: run, dump, snapshot, scenarios, version, help)");
+Result<Command, UsageError> parse(std::span<const std::string_view> args) {
+    if (args.empty()) return usage("missing command (accepted: " + command_names() + ", help)");
     const std::string_view head = args[0];
     const auto rest = args.subspan(1);
-    if (head == "--help" || head == "-h" || head == "help") {
-        Command cmd;
-        cmd.kind = CommandKind::help;
-        if (head == "help" && !rest.empty()) {
-            const std::string_view t = rest[0];
-            if (t != "run" && t != "dump" && t != "snapshot" && t != "scenarios" && t != "version") {
-                return failure("no help for '" + std::string(t) + "' (accepted: run, dump, snapshot, scenarios, version)");
-            }
-            cmd.topic = std::string(t);
+    if (is_help_word(head)) {
+        if (head != "help" || rest.empty()) return help_on("");
+        if (find_command(rest[0]) == nullptr) {
+            return usage("no help for '" + std::string(rest[0]) + "' (accepted: " + command_names() + ")");
         }
-        return ParseResult{cmd, {}};
+        return help_on(find_command(rest[0])->name);
     }
-    if (head == "run") return parse_scenario_command(CommandKind::run, rest);
-    if (head == "dump") return parse_scenario_command(CommandKind::dump, rest);
-    if (head == "snapshot") return parse_scenario_command(CommandKind::snapshot, rest);
-    if (head == "scenarios") return parse_plain(CommandKind::scenarios, "scenarios", rest);
-    if (head == "version" || head == "--version" || head == "fingerprint") {
-        return parse_plain(CommandKind::version, "version", rest);
+    const CommandSpec* spec = find_command(head);
+    if (spec == nullptr) {
+        return usage("unknown command '" + std::string(head) + "' (accepted: " + command_names() + ", help)");
     }
-    return failure("unknown command '" + std::string(head) + "' (accepted: run, dump, snapshot, scenarios, version, help)");
+    return parse_command(*spec, rest);
 }
 
 int run(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-    // `serve` has its own flags and help (src/server); it runs until a signal stops it.
-    if (!args.empty() && args[0] == "serve") {
-#ifdef TANDEM_HAVE_SERVER
-        return server::serve_main(args.subspan(1), out, err);
-#else
-        err << "tandem: this build has no server (it is built by the native g++ presets)\n";
-        return exit_data;
-#endif
-    }
-    const ParseResult parsed = parse(args);
-    if (!parsed.command) {
-        err << "tandem: " << parsed.error << "\n(try 'tandem --help')\n";
+    const auto parsed = parse(args);
+    if (!parsed) {
+        err << "tandem: " << parsed.message() << "\n(try 'tandem --help')\n";
         return exit_usage;
     }
-    const Command& cmd = *parsed.command;
+    const Command& cmd = *parsed;
     switch (cmd.kind) {
     case CommandKind::help: out << help_text(cmd.topic); return exit_ok;
     case CommandKind::run: return command_run(cmd, out, err);
@@ -369,8 +497,10 @@ int run(std::span<const std::string_view> args, std::ostream& out, std::ostream&
     case CommandKind::scenarios:
         for (const world::Scenario& s : world::scenarios()) out << s.name << "  " << s.description << '\n';
         return exit_ok;
+    case CommandKind::serve: return command_serve(cmd, out, err);
     case CommandKind::version:
-        out << "tandem 0.1.0\nfingerprint " << world::fingerprint() << '\n';
+        out << "tandem " << TANDEM_VERSION << "\nfingerprint " << world::fingerprint() << "\nsimulation_version "
+            << world::simulation_version << '\n';
         return exit_ok;
     }
     return exit_ok;

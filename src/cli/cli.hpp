@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tandem/core/result.hpp"
+
 namespace tandem::cli {
 
 inline constexpr int exit_ok = 0;
@@ -20,7 +22,7 @@ inline constexpr int exit_usage = 2;
 
 enum class Format : uint8_t { text, json };
 
-enum class CommandKind : uint8_t { help, run, dump, snapshot, scenarios, version };
+enum class CommandKind : uint8_t { help, run, dump, snapshot, scenarios, version, serve };
 
 struct Command {
     CommandKind kind = CommandKind::help;
@@ -32,15 +34,18 @@ struct Command {
     Format format = Format::text;   // run
     std::string from_path;          // run: resume from this snapshot file ("" = from tick 0)
     std::string out_path;           // snapshot: the file to write
+    std::vector<std::string> serve_args;  // serve: its arguments, read by src/server
 };
 
-struct ParseResult {
-    std::optional<Command> command;  // engaged on success
-    std::string error;               // otherwise: what was wrong and what is accepted
+// A command line that cannot run: what was wrong and what is accepted, for stderr.
+struct UsageError {
+    std::string message;
 };
+inline std::string_view error_name(const UsageError&) { return "usage"; }
+inline std::string_view describe(const UsageError& e) { return e.message; }
 
 // args excludes the program name.
-ParseResult parse(std::span<const std::string_view> args);
+Result<Command, UsageError> parse(std::span<const std::string_view> args);
 
 // Parses and executes; returns the process exit status.
 int run(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
