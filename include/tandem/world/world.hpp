@@ -262,9 +262,9 @@ inline constexpr uint16_t snapshot_format_version = 1;
 // with; regenerate.sh refuses to rewrite a changed stream under the same version, and a test
 // requires the recorded version to equal this one (docs/determinism.md, "The simulation
 // version").
-inline constexpr uint32_t simulation_version = 1;
+inline constexpr uint32_t simulation_version = 2;
 
-// "tandem snapshot/1 Q16.16 sim/1": what the CLI and the wasm build both report, and what a
+// "tandem snapshot/1 Q16.16 sim/2": what the CLI and the wasm build both report, and what a
 // snapshot's fingerprint field is the hash of. Two builds that print different strings must
 // not exchange snapshots.
 std::string fingerprint();
