@@ -2,6 +2,7 @@
 // 13-byte encoding the wire codec, replays and the ES module share. The reader takes
 // untrusted bytes: it must check the length before reading and never assume a kind.
 #include "tandem/world/world.hpp"
+#include "world/bytes.hpp"
 
 namespace tandem::world {
 
@@ -30,35 +31,23 @@ std::string_view describe(InputError error) {
     return "unknown input error";
 }
 
-namespace {
-void put_le32(std::vector<uint8_t>& out, uint32_t v) {
-    for (uint32_t i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-uint32_t get_le32(std::span<const uint8_t> bytes, uint32_t at) {
-    uint32_t v = 0;
-    for (uint32_t i = 0; i < 4; ++i) v |= uint32_t{bytes[at + i]} << (8 * i);
-    return v;
-}
-}  // namespace
-
 void append_input(std::vector<uint8_t>& out, const Input& input) {
-    put_le32(out, input.player);
-    out.push_back(static_cast<uint8_t>(input.kind));
-    // Signed raws as their two's-complement bit patterns (defined in C++20).
-    put_le32(out, static_cast<uint32_t>(input.target.x.raw()));
-    put_le32(out, static_cast<uint32_t>(input.target.y.raw()));
+    Writer w(out);
+    w.u32(input.player);
+    w.u8(static_cast<uint8_t>(input.kind));
+    w.vec2(input.target);  // each raw as its two's-complement bit pattern
 }
 
 Result<Input, InputError> read_input(std::span<const uint8_t> bytes) {
     if (bytes.size() < input_wire_bytes) return InputError::truncated;
     if (bytes.size() > input_wire_bytes) return InputError::trailing_bytes;
-    const uint8_t kind = bytes[4];
-    if (kind > static_cast<uint8_t>(InputKind::steer)) return InputError::bad_kind;
+    Reader r(bytes);
     Input input;
-    input.player = get_le32(bytes, 0);
+    input.player = r.u32();
+    const uint8_t kind = r.u8();
+    if (kind > static_cast<uint8_t>(InputKind::steer)) return InputError::bad_kind;
     input.kind = static_cast<InputKind>(kind);
-    input.target = {Fx::from_raw(static_cast<int32_t>(get_le32(bytes, 5))),
-                    Fx::from_raw(static_cast<int32_t>(get_le32(bytes, 9)))};
+    input.target = r.vec2();
     return input;
 }
 
