@@ -441,15 +441,23 @@ std::optional<uint64_t> parse_count(std::string_view text, uint64_t max) {
 
 std::string help_text(std::string_view topic) {
     if (const CommandSpec* c = find_command(topic); c != nullptr && !topic.empty()) {
-        std::string text = "usage: tandem " + std::string(c->name);
+        std::string text = "usage: tandem ";
+        text += c->name;
         if (c->own_parser) text += " [OPTIONS]";
         for (const FlagUse& u : c->flags) {
-            const std::string flag = std::string(spec_of(u.flag).name) + " " + value_hint(u.flag);
-            text += u.required ? " " + flag : " [" + flag + "]";
+            text += u.required ? " " : " [";
+            text += spec_of(u.flag).name;
+            text += ' ';
+            text += value_hint(u.flag);
+            if (!u.required) text += ']';
         }
-        text += "\n" + std::string(c->details);
+        text += '\n';
+        text += c->details;
         for (const FlagUse& u : c->flags) {
-            if (u.flag == Flag::scenario) text += "  scenarios: " + scenario_names() + "\n";
+            if (u.flag != Flag::scenario) continue;
+            text += "  scenarios: ";
+            text += scenario_names();
+            text += '\n';
         }
         return text;
     }
