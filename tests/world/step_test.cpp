@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "tandem/world/world.hpp"
@@ -455,6 +456,29 @@ TEST_CASE("a Stepper's history never shows: any Stepper steps any world to the s
     moved.step(m1, {});
     used.step(m2, {});  // NOLINT(bugprone-use-after-move): documented to work
     CHECK(m1 == m2);
+}
+
+TEST_CASE("two threads, each with its own Stepper, step two worlds at once to the serial results") {
+    // Scratch shared behind the Stepper's back (a static buffer) would race here and tear
+    // the pulls of one world into the other's.
+    WorldConfig c = default_config();
+    c.pellet_count = 1500;
+    const std::vector<Input> join{{1, InputKind::join, at(300, 300)}, {2, InputKind::join, at(700, 600)}};
+    auto run = [&](uint64_t seed) {
+        WorldConfig mine = c;
+        mine.seed = seed;
+        World w = world_of(mine);
+        Stepper stepper;
+        for (int t = 0; t < 40; ++t) stepper.step(w, t == 0 ? std::span<const Input>(join) : std::span<const Input>());
+        return w;
+    };
+    const World serial_a = run(11), serial_b = run(12);
+    World parallel_a, parallel_b;
+    std::thread other([&] { parallel_b = run(12); });
+    parallel_a = run(11);
+    other.join();
+    CHECK(parallel_a == serial_a);
+    CHECK(parallel_b == serial_b);
 }
 
 TEST_CASE("a copied world steps to the same digest as the original") {
