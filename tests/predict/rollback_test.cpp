@@ -429,7 +429,7 @@ namespace world = tandem::world;
 world::World joined_world() {
     world::WorldConfig c = world::default_config();
     c.pellet_count = 48;   // small: the sanitizer build steps it a few hundred times
-    world::World w = world::make_world(c);
+    world::World w = world::make_world(c).value();
     const world::Input joins[] = {{1, world::InputKind::join, tandem::Vec2{tandem::Fx::from_int(100), tandem::Fx::from_int(100)}},
                                   {2, world::InputKind::join, tandem::Vec2{tandem::Fx::from_int(900), tandem::Fx::from_int(900)}}};
     world::step(w, joins);
