@@ -1,13 +1,17 @@
-// Little-endian bytes written and read field by field: the one way src/world turns values into
-// bytes (snapshots, inputs) and back. Private to src/world. The Reader takes untrusted bytes:
-// it must never read past its span, and a read that does not fit fails and keeps failing.
+// Little-endian bytes written and read field by field: the one way src/world and src/net turn
+// values into bytes (snapshots, inputs, wire messages, replays) and back. Private to the
+// library (src/). The Reader takes untrusted bytes: it must never read past its span, and a
+// read that does not fit fails and keeps failing.
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "tandem/core/fixed.hpp"
+#include "tandem/world/world.hpp"
 
 namespace tandem::world {
 
@@ -65,5 +69,29 @@ private:
     uint64_t pos_ = 0;
     bool ok_ = true;
 };
+
+// A WorldConfig as bytes, shared by snapshots and the wire's welcome: each field in
+// for_each_config_field order, u64 for the seed, u32 for the integer knobs, i32 raw for each Fx.
+inline constexpr uint32_t config_wire_bytes = 8 + 15 * 4;
+
+inline void write_config(Writer& w, const WorldConfig& c) {
+    for_each_config_field(c, [&w](std::string_view, auto field) {
+        if constexpr (std::is_same_v<decltype(field), uint64_t>) w.u64(field);
+        else if constexpr (std::is_same_v<decltype(field), uint32_t>) w.u32(field);
+        else w.fx(field);
+    });
+}
+
+// Reads every field (check r.ok() afterwards); the values are not validated here.
+inline WorldConfig read_config(Reader& r) {
+    WorldConfig c;
+    for_each_config_field(c, [&r](std::string_view, auto& field) {
+        using T = std::remove_reference_t<decltype(field)>;
+        if constexpr (std::is_same_v<T, uint64_t>) field = r.u64();
+        else if constexpr (std::is_same_v<T, uint32_t>) field = r.u32();
+        else field = r.fx();
+    });
+    return c;
+}
 
 }  // namespace tandem::world

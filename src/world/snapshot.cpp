@@ -14,28 +14,8 @@ namespace tandem::world {
 namespace {
 
 constexpr uint8_t magic[4] = {'T', 'N', 'D', 'M'};
-constexpr uint32_t config_bytes = 8 + 15 * 4;
 constexpr uint32_t well_bytes = 4 + 6 * 4 + 4;
 constexpr uint32_t pellet_bytes = 4 + 4 + 4 * 4;
-
-void write_config(Writer& w, const WorldConfig& c) {
-    for_each_config_field(c, [&w](std::string_view, auto field) {
-        if constexpr (std::is_same_v<decltype(field), uint64_t>) w.u64(field);
-        else if constexpr (std::is_same_v<decltype(field), uint32_t>) w.u32(field);
-        else w.fx(field);
-    });
-}
-
-WorldConfig read_config(Reader& r) {
-    WorldConfig c;
-    for_each_config_field(c, [&r](std::string_view, auto& field) {
-        using T = std::remove_reference_t<decltype(field)>;
-        if constexpr (std::is_same_v<T, uint64_t>) field = r.u64();
-        else if constexpr (std::is_same_v<T, uint32_t>) field = r.u32();
-        else field = r.fx();
-    });
-    return c;
-}
 
 bool in_arena(Vec2 p, Fx arena) {
     return p.x >= Fx::zero() && p.x <= arena && p.y >= Fx::zero() && p.y <= arena;
@@ -92,7 +72,7 @@ std::string_view describe(DecodeError error) {
 
 std::vector<uint8_t> encode(const World& world) {
     std::vector<uint8_t> out;
-    out.reserve(14 + config_bytes + 32 + world.wells.size() * well_bytes + world.pellets.size() * pellet_bytes + 8);
+    out.reserve(14 + config_wire_bytes + 32 + world.wells.size() * well_bytes + world.pellets.size() * pellet_bytes + 8);
     Writer w(out);
     for (uint8_t b : magic) w.u8(b);
     w.u16(snapshot_format_version);

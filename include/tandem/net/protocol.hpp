@@ -93,7 +93,7 @@ inline constexpr uint32_t watcher_id = 0xFFFFFFFFu;
 // u8 type | u8 role | u32 player id (watcher_id for a watcher) | u32 input delay (ticks)
 // | u64 server tick | u32 max players of the room | world config (canonical, below)
 // The world config in the order of world::for_each_config_field: u64 for seed, u32 for the
-// integer knobs, i32 raw for each Fx.                                         = 23 + 80 bytes
+// integer knobs, i32 raw for each Fx (8 + 4 x 4 + 11 x 4 = 68 bytes).          = 22 + 68 = 90 bytes
 struct Welcome {
     Role role = Role::play;
     uint32_t player = watcher_id;

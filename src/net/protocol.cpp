@@ -1,0 +1,527 @@
+// The wire codec: every message of include/tandem/net/protocol.hpp to its little-endian bytes
+// and back. The decoders take untrusted bytes from the network: each checks the length its
+// layout needs before reading, checks a frame's input count against the bytes present before
+// reserving anything, and names the first rule a message breaks.
+#include "tandem/net/protocol.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "world/bytes.hpp"
+
+namespace tandem::net {
+
+namespace {
+
+using world::Reader;
+using world::Writer;
+
+constexpr uint32_t hello_bytes = 1 + 2 + 8 + 1;
+constexpr uint32_t input_bytes = 1 + 4 + 4 + 4;
+constexpr uint32_t ack_bytes = 1 + 1 + 8 + 8;
+constexpr uint32_t ping_bytes = 1 + 8;
+constexpr uint32_t section_digest_bytes = 5 * 8;
+constexpr uint32_t desync_bytes = 1 + 8 + section_digest_bytes;
+constexpr uint32_t welcome_bytes = 1 + 1 + 4 + 4 + 8 + 4 + world::config_wire_bytes;
+constexpr uint32_t baseline_header_bytes = 1 + 8;
+constexpr uint32_t pong_bytes = 1 + 8 + 8 + 8;
+constexpr uint32_t sections_bytes = 1 + 8 + 1 + section_digest_bytes;
+constexpr uint32_t error_header_bytes = 1 + 1 + 2;
+static_assert(desync_bytes == max_client_message_bytes, "the server's read limit is the largest client message");
+
+void write_type(Writer& w, MessageType type) { w.u8(static_cast<uint8_t>(type)); }
+
+void write_sections(Writer& w, const world::SectionDigests& s) {
+    w.u64(s.config);
+    w.u64(s.wells);
+    w.u64(s.pellets);
+    w.u64(s.scores);
+    w.u64(s.rng);
+}
+
+world::SectionDigests read_sections(Reader& r) {
+    world::SectionDigests s;
+    s.config = r.u64();
+    s.wells = r.u64();
+    s.pellets = r.u64();
+    s.scores = r.u64();
+    s.rng = r.u64();
+    return s;
+}
+
+// A fixed-size message is exactly its layout: fewer bytes are truncated, more are trailing.
+std::optional<ProtocolError> check_size(std::span<const uint8_t> bytes, uint32_t size) {
+    if (bytes.size() < size) return ProtocolError::truncated;
+    if (bytes.size() > size) return ProtocolError::trailing_bytes;
+    return std::nullopt;
+}
+
+// The length of the well-formed UTF-8 sequence starting at text[i], or 0 when the bytes there
+// are not one (a stray continuation byte, an overlong form, a surrogate, above U+10FFFF, or a
+// sequence cut by the end of the text).
+size_t utf8_sequence_length(std::string_view text, size_t i) {
+    const auto at = [&](size_t k) { return static_cast<uint8_t>(text[k]); };
+    const uint8_t b0 = at(i);
+    if (b0 < 0x80) return 1;
+    size_t n = 0;
+    uint8_t lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (b0 >= 0xC2 && b0 <= 0xDF) n = 2;
+    else if (b0 == 0xE0) { n = 3; lo = 0xA0; }
+    else if (b0 >= 0xE1 && b0 <= 0xEC) n = 3;
+    else if (b0 == 0xED) { n = 3; hi = 0x9F; }  // no UTF-16 surrogates
+    else if (b0 >= 0xEE && b0 <= 0xEF) n = 3;
+    else if (b0 == 0xF0) { n = 4; lo = 0x90; }
+    else if (b0 >= 0xF1 && b0 <= 0xF3) n = 4;
+    else if (b0 == 0xF4) { n = 4; hi = 0x8F; }  // nothing above U+10FFFF
+    else return 0;
+    if (text.size() - i < n) return 0;
+    if (at(i + 1) < lo || at(i + 1) > hi) return 0;
+    for (size_t k = 2; k < n; ++k) {
+        if (at(i + k) < 0x80 || at(i + k) > 0xBF) return 0;
+    }
+    return n;
+}
+
+bool valid_utf8(std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+        const size_t n = utf8_sequence_length(text, i);
+        if (n == 0) return false;
+        i += n;
+    }
+    return true;
+}
+
+// The text an ErrorMsg carries: whole UTF-8 sequences up to max_error_text_bytes, never half
+// a character, and each byte that begins no valid sequence replaced by '?', so whatever the
+// caller passes, the encoded message decodes.
+std::string wire_text(std::string_view text) {
+    std::string out;
+    for (size_t i = 0; i < text.size();) {
+        const size_t n = utf8_sequence_length(text, i);
+        const size_t take = n == 0 ? 1 : n;
+        if (out.size() + take > max_error_text_bytes) break;
+        if (n == 0) out.push_back('?');
+        else out.append(text.substr(i, n));
+        i += take;
+    }
+    return out;
+}
+
+bool known_error_code(uint8_t code) {
+    return code >= static_cast<uint8_t>(ErrorCode::version_mismatch) && code <= static_cast<uint8_t>(ErrorCode::idle);
+}
+
+Result<ClientMessage, ProtocolError> decode_hello(std::span<const uint8_t> bytes) {
+    if (auto e = check_size(bytes, hello_bytes)) return *e;
+    Reader r(bytes.subspan(1));
+    Hello m;
+    m.version = r.u16();
+    m.fingerprint = r.u64();
+    const uint8_t role = r.u8();
+    if (role > static_cast<uint8_t>(Role::watch)) return ProtocolError::bad_role;
+    m.role = static_cast<Role>(role);
+    return ClientMessage{m};
+}
+
+Result<ClientMessage, ProtocolError> decode_input(std::span<const uint8_t> bytes) {
+    if (auto e = check_size(bytes, input_bytes)) return *e;
+    Reader r(bytes.subspan(1));
+    InputMsg m;
+    m.sequence = r.u32();
+    m.target = r.vec2();
+    return ClientMessage{m};
+}
+
+Result<ClientMessage, ProtocolError> decode_ack(std::span<const uint8_t> bytes) {
+    if (auto e = check_size(bytes, ack_bytes)) return *e;
+    Reader r(bytes.subspan(1));
+    const uint8_t holds = r.u8();
+    if (holds > 1) return ProtocolError::bad_flag;
+    Ack m;
+    m.holds = holds == 1;
+    m.tick = r.u64();
+    m.digest = r.u64();
+    if (!m.holds && (m.tick != 0 || m.digest != 0)) return ProtocolError::nonzero_padding;
+    return ClientMessage{m};
+}
+
+Result<ClientMessage, ProtocolError> decode_ping(std::span<const uint8_t> bytes) {
+    if (auto e = check_size(bytes, ping_bytes)) return *e;
+    Reader r(bytes.subspan(1));
+    Ping m;
+    m.client_time_ns = static_cast<int64_t>(r.u64());
+    return ClientMessage{m};
+}
+
+Result<ClientMessage, ProtocolError> decode_desync(std::span<const uint8_t> bytes) {
+    if (auto e = check_size(bytes, desync_bytes)) return *e;
+    Reader r(bytes.subspan(1));
+    Desync m;
+    m.tick = r.u64();
+    m.sections = read_sections(r);
+    return ClientMessage{m};
+}
+
+Result<ServerMessage, ProtocolError> decode_welcome(std::span<const uint8_t> bytes) {
+    if (auto e = check_size(bytes, welcome_bytes)) return *e;
+    Reader r(bytes.subspan(1));
+    const uint8_t role = r.u8();
+    if (role > static_cast<uint8_t>(Role::watch)) return ProtocolError::bad_role;
+    Welcome m;
+    m.role = static_cast<Role>(role);
+    m.player = r.u32();
+    m.input_delay_ticks = r.u32();
+    m.server_tick = r.u64();
+    m.max_players = r.u32();
+    m.config = world::read_config(r);
+    if (!world::validate(m.config).ok()) return ProtocolError::bad_config;
+    return ServerMessage{std::move(m)};
+}
+
+Result<ServerMessage, ProtocolError> decode_frame(std::span<const uint8_t> bytes) {
+    if (bytes.size() < frame_header_bytes) return ProtocolError::truncated;
+    Reader r(bytes.subspan(1));
+    Frame m;
+    m.tick = r.u64();
+    m.digest = r.u64();
+    const uint16_t count = r.u16();
+    if (count > max_frame_inputs) return ProtocolError::too_many_inputs;
+    // The count is checked against the bytes present before anything is reserved for it.
+    const uint64_t body = bytes.size() - frame_header_bytes;
+    const uint64_t need = uint64_t{count} * applied_input_bytes;
+    if (body < need) return ProtocolError::truncated;
+    if (body > need) return ProtocolError::trailing_bytes;
+    m.inputs.reserve(count);
+    std::span<const uint8_t> rest = bytes.subspan(frame_header_bytes);
+    for (uint32_t i = 0; i < count; ++i) {
+        auto input = world::read_input(rest.first(world::input_wire_bytes));
+        if (!input.ok()) return ProtocolError::bad_input;
+        Reader seq(rest.subspan(world::input_wire_bytes, 4));
+        AppliedInput applied{*input, seq.u32()};
+        // Strictly increasing: out of order or a repeated input is refused alike.
+        if (!m.inputs.empty() && !world::canonical_less(m.inputs.back().input, applied.input)) {
+            return ProtocolError::inputs_out_of_order;
+        }
+        m.inputs.push_back(applied);
+        rest = rest.subspan(applied_input_bytes);
+    }
+    return ServerMessage{std::move(m)};
+}
+
+Result<ServerMessage, ProtocolError> decode_baseline(std::span<const uint8_t> bytes) {
+    if (bytes.size() < baseline_header_bytes) return ProtocolError::truncated;
+    if (bytes.size() == baseline_header_bytes) return ProtocolError::empty_snapshot;
+    Reader r(bytes.subspan(1));
+    Baseline m;
+    m.tick = r.u64();
+    const std::span<const uint8_t> snapshot = bytes.subspan(baseline_header_bytes);
+    m.snapshot.assign(snapshot.begin(), snapshot.end());
+    return ServerMessage{std::move(m)};
+}
+
+Result<ServerMessage, ProtocolError> decode_pong(std::span<const uint8_t> bytes) {
+    if (auto e = check_size(bytes, pong_bytes)) return *e;
+    Reader r(bytes.subspan(1));
+    Pong m;
+    m.client_time_ns = static_cast<int64_t>(r.u64());
+    m.server_time_ns = static_cast<int64_t>(r.u64());
+    m.server_tick = r.u64();
+    return ServerMessage{m};
+}
+
+Result<ServerMessage, ProtocolError> decode_sections(std::span<const uint8_t> bytes) {
+    if (auto e = check_size(bytes, sections_bytes)) return *e;
+    Reader r(bytes.subspan(1));
+    Sections m;
+    m.tick = r.u64();
+    const uint8_t held = r.u8();
+    if (held > 1) return ProtocolError::bad_flag;
+    m.held = held == 1;
+    m.sections = read_sections(r);
+    if (!m.held && m.sections != world::SectionDigests{}) return ProtocolError::nonzero_padding;
+    return ServerMessage{m};
+}
+
+Result<ServerMessage, ProtocolError> decode_error(std::span<const uint8_t> bytes) {
+    if (bytes.size() < error_header_bytes) return ProtocolError::truncated;
+    Reader r(bytes.subspan(1));
+    const uint8_t code = r.u8();
+    const uint16_t length = r.u16();
+    if (!known_error_code(code)) return ProtocolError::unknown_error_code;
+    if (length > max_error_text_bytes) return ProtocolError::text_too_long;
+    const uint64_t body = bytes.size() - error_header_bytes;
+    if (body < length) return ProtocolError::truncated;
+    if (body > length) return ProtocolError::trailing_bytes;
+    const std::span<const uint8_t> text = bytes.subspan(error_header_bytes);
+    ErrorMsg m;
+    m.code = static_cast<ErrorCode>(code);
+    m.text.assign(text.begin(), text.end());
+    if (!valid_utf8(m.text)) return ProtocolError::bad_text;
+    return ServerMessage{std::move(m)};
+}
+
+}  // namespace
+
+// ---- Names -------------------------------------------------------------------------------
+
+std::string_view error_name(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::version_mismatch: return "version_mismatch";
+    case ErrorCode::fingerprint_mismatch: return "fingerprint_mismatch";
+    case ErrorCode::room_full: return "room_full";
+    case ErrorCode::rate_limited: return "rate_limited";
+    case ErrorCode::malformed: return "malformed";
+    case ErrorCode::unexpected: return "unexpected";
+    case ErrorCode::too_slow: return "too_slow";
+    case ErrorCode::shutting_down: return "shutting_down";
+    case ErrorCode::idle: return "idle";
+    }
+    return "unknown";
+}
+
+std::string_view describe(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::version_mismatch: return "the client speaks another protocol version than this server";
+    case ErrorCode::fingerprint_mismatch: return "the client runs another simulation (number format or simulation version) than this server";
+    case ErrorCode::room_full: return "the room has no place left for the role asked";
+    case ErrorCode::rate_limited: return "the client sent inputs faster than the room accepts, for too long";
+    case ErrorCode::malformed: return "the client sent a message that does not decode";
+    case ErrorCode::unexpected: return "the client sent a well-formed message at the wrong time";
+    case ErrorCode::too_slow: return "the client read too slowly and its queue passed the server's cap";
+    case ErrorCode::shutting_down: return "the server is stopping";
+    case ErrorCode::idle: return "nothing was received from the client for longer than the idle timeout";
+    }
+    return "an unknown error code";
+}
+
+std::string_view error_name(ProtocolError error) {
+    switch (error) {
+    case ProtocolError::empty: return "empty";
+    case ProtocolError::unknown_type: return "unknown_type";
+    case ProtocolError::truncated: return "truncated";
+    case ProtocolError::trailing_bytes: return "trailing_bytes";
+    case ProtocolError::bad_role: return "bad_role";
+    case ProtocolError::bad_flag: return "bad_flag";
+    case ProtocolError::nonzero_padding: return "nonzero_padding";
+    case ProtocolError::too_many_inputs: return "too_many_inputs";
+    case ProtocolError::bad_input: return "bad_input";
+    case ProtocolError::inputs_out_of_order: return "inputs_out_of_order";
+    case ProtocolError::empty_snapshot: return "empty_snapshot";
+    case ProtocolError::bad_config: return "bad_config";
+    case ProtocolError::unknown_error_code: return "unknown_error_code";
+    case ProtocolError::text_too_long: return "text_too_long";
+    case ProtocolError::bad_text: return "bad_text";
+    }
+    return "unknown";
+}
+
+std::string_view describe(ProtocolError error) {
+    switch (error) {
+    case ProtocolError::empty: return "a message needs at least its type byte";
+    case ProtocolError::unknown_type: return "the first byte is no message type this end accepts";
+    case ProtocolError::truncated: return "the message ends before a field its layout requires";
+    case ProtocolError::trailing_bytes: return "the message has bytes after the end of its layout";
+    case ProtocolError::bad_role: return "a role byte must be 0 (play) or 1 (watch)";
+    case ProtocolError::bad_flag: return "a flag byte (ack holds, sections held) must be 0 or 1";
+    case ProtocolError::nonzero_padding: return "an ack of nothing held, or unheld sections, must carry zeros";
+    case ProtocolError::too_many_inputs: return "a frame carries at most max_frame_inputs inputs";
+    case ProtocolError::bad_input: return "an applied input's kind byte must be 0 (join), 1 (leave) or 2 (steer)";
+    case ProtocolError::inputs_out_of_order: return "a frame's inputs must be in strictly increasing canonical order";
+    case ProtocolError::empty_snapshot: return "a baseline must carry snapshot bytes";
+    case ProtocolError::bad_config: return "a welcome's world config has a knob out of its range";
+    case ProtocolError::unknown_error_code: return "an error message's code is none this build knows";
+    case ProtocolError::text_too_long: return "an error message's text is limited to max_error_text_bytes bytes";
+    case ProtocolError::bad_text: return "an error message's text must be valid UTF-8";
+    }
+    return "an unknown protocol error";
+}
+
+std::string_view error_name(CloseReason reason) {
+    switch (reason) {
+    case CloseReason::protocol_error: return "protocol_error";
+    case CloseReason::rate_limited: return "rate_limited";
+    case CloseReason::room_full: return "room_full";
+    case CloseReason::too_slow: return "too_slow";
+    case CloseReason::idle: return "idle";
+    case CloseReason::shutting_down: return "shutting_down";
+    }
+    return "unknown";
+}
+
+std::string_view describe(CloseReason reason) {
+    switch (reason) {
+    case CloseReason::protocol_error: return "the client broke the protocol (version, fingerprint, a malformed or unexpected message)";
+    case CloseReason::rate_limited: return "the client flooded the room with inputs";
+    case CloseReason::room_full: return "the room has no place for the role asked; try again later";
+    case CloseReason::too_slow: return "the client read too slowly and its queue passed the hard cap";
+    case CloseReason::idle: return "nothing was heard from the client for the idle timeout";
+    case CloseReason::shutting_down: return "the server is stopping";
+    }
+    return "an unknown close reason";
+}
+
+uint16_t websocket_close_code(CloseReason reason) {
+    switch (reason) {
+    case CloseReason::protocol_error: return 1002;  // protocol error
+    case CloseReason::rate_limited: return 1008;    // policy violation
+    case CloseReason::room_full: return 1013;       // try again later
+    case CloseReason::too_slow: return 1008;
+    case CloseReason::idle: return 1001;            // going away
+    case CloseReason::shutting_down: return 1001;
+    }
+    return 1011;  // internal error: a reason this build does not know
+}
+
+// ---- Encoding ----------------------------------------------------------------------------
+
+void encode(std::vector<uint8_t>& out, const Hello& m) {
+    Writer w(out);
+    write_type(w, MessageType::hello);
+    w.u16(m.version);
+    w.u64(m.fingerprint);
+    w.u8(static_cast<uint8_t>(m.role));
+}
+
+void encode(std::vector<uint8_t>& out, const InputMsg& m) {
+    Writer w(out);
+    write_type(w, MessageType::input);
+    w.u32(m.sequence);
+    w.vec2(m.target);
+}
+
+void encode(std::vector<uint8_t>& out, const Ack& m) {
+    Writer w(out);
+    write_type(w, MessageType::ack);
+    w.u8(m.holds ? 1 : 0);
+    // "Nothing held" always carries zeros, whatever the struct holds, so it decodes.
+    w.u64(m.holds ? m.tick : 0);
+    w.u64(m.holds ? m.digest : 0);
+}
+
+void encode(std::vector<uint8_t>& out, const Ping& m) {
+    Writer w(out);
+    write_type(w, MessageType::ping);
+    w.u64(static_cast<uint64_t>(m.client_time_ns));
+}
+
+void encode(std::vector<uint8_t>& out, const Desync& m) {
+    Writer w(out);
+    write_type(w, MessageType::desync);
+    w.u64(m.tick);
+    write_sections(w, m.sections);
+}
+
+void encode(std::vector<uint8_t>& out, const Welcome& m) {
+    Writer w(out);
+    write_type(w, MessageType::welcome);
+    w.u8(static_cast<uint8_t>(m.role));
+    w.u32(m.player);
+    w.u32(m.input_delay_ticks);
+    w.u64(m.server_tick);
+    w.u32(m.max_players);
+    world::write_config(w, m.config);
+}
+
+// The caller passes the inputs in canonical order and at most max_frame_inputs of them (the
+// room builds frames that way); the codec writes them as given.
+void encode(std::vector<uint8_t>& out, const Frame& m) {
+    out.reserve(out.size() + frame_header_bytes + m.inputs.size() * applied_input_bytes);
+    Writer w(out);
+    write_type(w, MessageType::frame);
+    w.u64(m.tick);
+    w.u64(m.digest);
+    w.u16(static_cast<uint16_t>(m.inputs.size()));
+    for (const AppliedInput& applied : m.inputs) {
+        world::append_input(out, applied.input);
+        w.u32(applied.sequence);
+    }
+}
+
+void encode(std::vector<uint8_t>& out, const Baseline& m) {
+    out.reserve(out.size() + baseline_header_bytes + m.snapshot.size());
+    Writer w(out);
+    write_type(w, MessageType::baseline);
+    w.u64(m.tick);
+    out.insert(out.end(), m.snapshot.begin(), m.snapshot.end());
+}
+
+void encode(std::vector<uint8_t>& out, const Pong& m) {
+    Writer w(out);
+    write_type(w, MessageType::pong);
+    w.u64(static_cast<uint64_t>(m.client_time_ns));
+    w.u64(static_cast<uint64_t>(m.server_time_ns));
+    w.u64(m.server_tick);
+}
+
+void encode(std::vector<uint8_t>& out, const Sections& m) {
+    Writer w(out);
+    write_type(w, MessageType::sections);
+    w.u64(m.tick);
+    w.u8(m.held ? 1 : 0);
+    // Unheld sections always carry zeros, whatever the struct holds, so they decode.
+    write_sections(w, m.held ? m.sections : world::SectionDigests{});
+}
+
+void encode(std::vector<uint8_t>& out, const ErrorMsg& m) {
+    const std::string text = wire_text(m.text);
+    Writer w(out);
+    write_type(w, MessageType::error);
+    w.u8(static_cast<uint8_t>(m.code));
+    w.u16(static_cast<uint16_t>(text.size()));
+    out.insert(out.end(), text.begin(), text.end());
+}
+
+void encode(std::vector<uint8_t>& out, const ClientMessage& m) {
+    std::visit([&out](const auto& message) { encode(out, message); }, m);
+}
+
+void encode(std::vector<uint8_t>& out, const ServerMessage& m) {
+    std::visit([&out](const auto& message) { encode(out, message); }, m);
+}
+
+// ---- Decoding ----------------------------------------------------------------------------
+
+Result<ClientMessage, ProtocolError> decode_client(std::span<const uint8_t> bytes) {
+    if (bytes.empty()) return ProtocolError::empty;
+    switch (bytes[0]) {
+    case static_cast<uint8_t>(MessageType::hello): return decode_hello(bytes);
+    case static_cast<uint8_t>(MessageType::input): return decode_input(bytes);
+    case static_cast<uint8_t>(MessageType::ack): return decode_ack(bytes);
+    case static_cast<uint8_t>(MessageType::ping): return decode_ping(bytes);
+    case static_cast<uint8_t>(MessageType::desync): return decode_desync(bytes);
+    default: return ProtocolError::unknown_type;
+    }
+}
+
+Result<ServerMessage, ProtocolError> decode_server(std::span<const uint8_t> bytes) {
+    if (bytes.empty()) return ProtocolError::empty;
+    switch (bytes[0]) {
+    case static_cast<uint8_t>(MessageType::welcome): return decode_welcome(bytes);
+    case static_cast<uint8_t>(MessageType::frame): return decode_frame(bytes);
+    case static_cast<uint8_t>(MessageType::baseline): return decode_baseline(bytes);
+    case static_cast<uint8_t>(MessageType::pong): return decode_pong(bytes);
+    case static_cast<uint8_t>(MessageType::sections): return decode_sections(bytes);
+    case static_cast<uint8_t>(MessageType::error): return decode_error(bytes);
+    default: return ProtocolError::unknown_type;
+    }
+}
+
+std::optional<MessageType> peek_type(std::span<const uint8_t> bytes) {
+    if (bytes.empty()) return std::nullopt;
+    switch (static_cast<MessageType>(bytes[0])) {
+    case MessageType::hello:
+    case MessageType::input:
+    case MessageType::ack:
+    case MessageType::ping:
+    case MessageType::desync:
+    case MessageType::welcome:
+    case MessageType::frame:
+    case MessageType::baseline:
+    case MessageType::pong:
+    case MessageType::sections:
+    case MessageType::error: return static_cast<MessageType>(bytes[0]);
+    }
+    return std::nullopt;  // a byte that is no message type
+}
+
+}  // namespace tandem::net
