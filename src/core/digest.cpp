@@ -1,83 +1,35 @@
-// StateDigest's engine: XXH3-64 from the system's xxhash.h, compiled into this file only
-// (header-only, XXH_INLINE_ALL) so no other file sees xxHash. It must never hash host-order
-// bytes on a big-endian machine: every multi-byte field reaches XXH3 little-endian.
+// StateDigest's engine: XXH3-64 (xxHash's public streaming API) through the engine table of
+// core/xxh3_engine.hpp, which picks the AVX2 build when the CPU has it. It must never hash
+// host-order bytes on a big-endian machine: every multi-byte field reaches XXH3 little-endian.
 #include "tandem/core/digest.hpp"
 
 #include <algorithm>
-#include <new>
 
-// On x86-64 the baseline build only assumes SSE2, which leaves half of XXH3's speed on the
-// table. Its AVX2 kernels are compiled here as well, behind a target attribute, and chosen
-// at run time (as xxHash's own xxh_x86dispatch.c does). XXH3 is specified to produce the
-// same value from every kernel, and digest_test checks it against the baseline build.
-#if defined(__x86_64__) && !defined(__EMSCRIPTEN__) && (defined(__GNUC__) || defined(__clang__))
-#define TANDEM_XXH3_AVX2 1
-#define XXH_DISPATCH_AVX2 1
-#define XXH_TARGET_AVX2 __attribute__((__target__("avx2")))
-#include <immintrin.h>
-#else
-#define TANDEM_XXH3_AVX2 0
-#endif
-
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "core/xxh3_engine.hpp"
 
 namespace tandem {
 namespace {
 
-// The header reserves opaque room for the engine so it need not include xxhash.h.
-constexpr uint32_t engine_room = 640;
-static_assert(sizeof(XXH3_state_t) <= engine_room, "StateDigest::engine_bytes is too small for XXH3_state_t");
-static_assert(alignof(XXH3_state_t) <= 64, "StateDigest::engine_ is under-aligned for XXH3_state_t");
 static_assert(sizeof(Fx) == 4 && alignof(Fx) == alignof(int32_t), "Fx must be exactly its int32 raw value");
 
-XXH3_state_t* engine(unsigned char* storage) { return std::launder(reinterpret_cast<XXH3_state_t*>(storage)); }
-const XXH3_state_t* engine(const unsigned char* storage) {
-    return std::launder(reinterpret_cast<const XXH3_state_t*>(storage));
-}
-
 constexpr bool little_endian_host = std::endian::native == std::endian::little;
-
-#if TANDEM_XXH3_AVX2
-XXH_TARGET_AVX2 void update_avx2(XXH3_state_t* state, const uint8_t* data, size_t size) {
-    XXH3_update(state, data, size, XXH3_accumulate_512_avx2, XXH3_scrambleAcc_avx2);
-}
-
-bool cpu_has_avx2() {
-    __builtin_cpu_init();  // safe even when first called from a static initialiser
-    return __builtin_cpu_supports("avx2") != 0;
-}
-#endif
-
-// All bulk input goes through here; the kernel choice never changes the value.
-void engine_update(XXH3_state_t* state, const uint8_t* data, size_t size) {
-#if TANDEM_XXH3_AVX2
-    static const bool avx2 = cpu_has_avx2();
-    if (avx2) {
-        update_avx2(state, data, size);
-        return;
-    }
-#endif
-    XXH3_64bits_update(state, data, size);
-}
 
 }  // namespace
 
 void StateDigest::start_streaming() {
-    static_assert(engine_bytes == engine_room);
-    // Begins the lifetime of the engine inside the reserved bytes (a trivial C struct).
-    XXH3_state_t* state = ::new (static_cast<void*>(engine_)) XXH3_state_t;
-    XXH3_64bits_reset(state);  // default secret, seed 0: what XXH3_64bits() computes
+    static_assert(engine_bytes == detail::xxh3_state_bytes && alignof(StateDigest) >= detail::xxh3_state_align);
+    detail::xxh3_engine().reset(engine_);
     streaming_ = true;
 }
 
 void StateDigest::feed(const void* data, uint64_t size) {
     if (!streaming_) start_streaming();
-    // XXH3_64bits_update takes a size_t; on 32-bit targets feed at most 1 GiB at a time.
+    // The engine takes a size_t; on 32-bit targets feed at most 1 GiB at a time.
+    const auto& xxh3 = detail::xxh3_engine();
     const auto* bytes = static_cast<const uint8_t*>(data);
     while (size > 0) {
         const uint64_t step = std::min<uint64_t>(size, uint64_t{1} << 30);
-        engine_update(engine(engine_), bytes, static_cast<size_t>(step));
+        xxh3.update(engine_, bytes, static_cast<size_t>(step));
         bytes += step;
         size -= step;
         flushed_ += step;
@@ -141,22 +93,21 @@ void StateDigest::write_i32s(std::span<const int32_t> values) { write_words(valu
 void StateDigest::write_fx_span(std::span<const Fx> values) { write_words(values); }
 
 uint64_t StateDigest::finish() const {
+    const auto& xxh3 = detail::xxh3_engine();
     // Never outgrew the buffer: one-shot XXH3 equals the streaming result for the same bytes.
-    if (!streaming_) return XXH3_64bits(buffer_, used_);
-    if (used_ == 0) return XXH3_64bits_digest(engine(engine_));
-    // finish() is const and repeatable: fold the pending bytes into a copy of the engine.
-    XXH3_state_t copy;
-    XXH3_copyState(&copy, engine(engine_));
-    XXH3_64bits_update(&copy, buffer_, used_);
-    return XXH3_64bits_digest(&copy);
+    if (!streaming_) return xxh3.hash(buffer_, used_);
+    if (used_ == 0) return xxh3.digest(engine_);
+    // finish() is const and repeatable: fold the pending bytes into a copy of the engine
+    // (a state is plain data; copying its bytes is what XXH3_copyState does).
+    alignas(detail::xxh3_state_align) unsigned char copy[detail::xxh3_state_bytes];
+    std::memcpy(copy, engine_, sizeof copy);
+    xxh3.update(copy, buffer_, used_);
+    return xxh3.digest(copy);
 }
 
 void StateDigest::copy_from(const StateDigest& other) {
     // Only the live parts: the engine when streaming, the buffer up to used_.
-    if (other.streaming_) {
-        ::new (static_cast<void*>(engine_)) XXH3_state_t;
-        XXH3_copyState(engine(engine_), engine(other.engine_));
-    }
+    if (other.streaming_) std::memcpy(engine_, other.engine_, sizeof engine_);
     std::memcpy(buffer_, other.buffer_, other.used_);
     used_ = other.used_;
     streaming_ = other.streaming_;

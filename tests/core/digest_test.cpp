@@ -14,10 +14,15 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/xxh3_engine.hpp"  // private: the engines StateDigest chooses between
+
 // Reference only: the test recomputes XXH3 over explicit byte arrays to pin the canonical
-// form independently of the buffering in digest.cpp.
+// form independently of the buffering in digest.cpp, with xxHash's portable scalar kernel,
+// which none of the engines StateDigest runs on x86-64 uses.
+#define XXH_VECTOR XXH_SCALAR
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+static_assert(XXH_VECTOR == XXH_SCALAR);
 
 using tandem::Fx;
 using tandem::SetDigest;
@@ -159,6 +164,50 @@ TEST_CASE("finish depends on the bytes written, not on how the writes were chunk
     }
     CHECK(as_u64.finish() == as_u16.finish());
     CHECK(as_u64.finish() == reference(std::vector<uint8_t>(bytes.begin(), bytes.begin() + 4096)));
+}
+
+TEST_CASE("every XXH3 engine gives the scalar kernel's digest, one-shot and streamed in random pieces") {
+    using tandem::detail::Xxh3Engine;
+    std::vector<const Xxh3Engine*> engines{&tandem::detail::xxh3_baseline_engine()};
+    if (const Xxh3Engine* avx2 = tandem::detail::xxh3_avx2_engine()) engines.push_back(avx2);
+#if defined(__x86_64__)
+    // The run-time choice: a CPU with AVX2 must get the AVX2 engine, or the dispatch is dead.
+    __builtin_cpu_init();
+    const bool cpu_avx2 = __builtin_cpu_supports("avx2") != 0;
+    CHECK((tandem::detail::xxh3_avx2_engine() != nullptr) == cpu_avx2);
+    CHECK(std::string(tandem::detail::xxh3_engine().name) == (cpu_avx2 ? "avx2" : "sse2"));
+    CHECK(std::string(tandem::detail::xxh3_baseline_engine().name) == "sse2");
+#endif
+
+    // Every length up to past two XXH3 blocks (1,024 bytes each) covers each short-input
+    // path and every stripe and block boundary; then longer random lengths and one 1 MiB.
+    std::vector<uint32_t> lengths;
+    for (uint32_t n = 0; n <= 2200; ++n) lengths.push_back(n);
+    XorShift r(57);
+    for (int i = 0; i < 40; ++i) lengths.push_back(2200 + r.below(100'000));
+    lengths.push_back(1u << 20);
+
+    alignas(64) unsigned char state[tandem::detail::xxh3_state_bytes];
+    uint32_t compared = 0;
+    for (uint32_t n : lengths) {
+        std::vector<uint8_t> bytes(n);
+        for (auto& b : bytes) b = static_cast<uint8_t>(r.next() >> 56);
+        const uint64_t expected = reference(bytes);
+        for (const Xxh3Engine* engine : engines) {
+            INFO("engine " << engine->name << ", " << n << " bytes");
+            REQUIRE(engine->hash(bytes.data(), bytes.size()) == expected);
+            engine->reset(state);
+            size_t at = 0;
+            while (at < n) {
+                const size_t piece = std::min<size_t>(n - at, r.below(n < 3000 ? 300 : 70'000) + 1);
+                engine->update(state, bytes.data() + at, piece);
+                at += piece;
+            }
+            REQUIRE(engine->digest(state) == expected);
+            ++compared;
+        }
+    }
+    CHECK(compared == engines.size() * lengths.size());
 }
 
 TEST_CASE("finish does not consume the digest, and a copy continues independently") {

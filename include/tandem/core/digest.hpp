@@ -97,8 +97,9 @@ public:
 
 private:
     static constexpr uint32_t buffer_bytes = 512;
-    // Room for XXH3_state_t (576 bytes, 64-byte aligned, on every target); digest.cpp checks
-    // the fit with static_asserts so this header need not include xxhash.h.
+    // Room for XXH3_state_t (576 bytes, 64-byte aligned, on every target); the engines
+    // (src/core/xxh3_engine*) check the fit with static_asserts so that this header need not
+    // include xxhash.h.
     static constexpr uint32_t engine_bytes = 640;
 
     template <class U>
