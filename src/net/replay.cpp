@@ -55,6 +55,7 @@ world::World decoded_baseline(const Baseline& b) {
 
 void diverge(Run& run, uint64_t tick, uint64_t expected, const HeldSections& held,
              const std::optional<world::SectionDigests>& whole_world_sections) {
+    if (run.check.divergence) return;  // the first one is the one to name
     Divergence d;
     d.tick = tick;
     d.expected_digest = expected;
@@ -70,11 +71,13 @@ void diverge(Run& run, uint64_t tick, uint64_t expected, const HeldSections& hel
     run.check.divergence = std::move(d);
 }
 
-// Walks the records until the end, a divergence, or (stop_at) the world at that tick.
+// Walks the records until the end, or (stop_at) the world at that tick. The check stops at the
+// first divergence; the dump (stop_at) records it and steps on, since what it shows is this
+// build's own re-run, the state to diff against another build's dump at the same tick.
 void walk(const Replay& replay, Run& run, std::optional<uint64_t> stop_at) {
     const HeldSections held = held_sections(replay);
     for (const ServerMessage& m : replay.records) {
-        if (run.check.divergence) return;
+        if (run.check.divergence && !stop_at) return;
         if (stop_at && run.started && run.world.tick >= *stop_at) return;
         if (const auto* b = std::get_if<Baseline>(&m)) {
             world::World theirs = decoded_baseline(*b);
@@ -86,10 +89,7 @@ void walk(const Replay& replay, Run& run, std::optional<uint64_t> stop_at) {
             }
             if (theirs.tick == run.world.tick) {
                 ++run.check.baselines_checked;
-                if (theirs != run.world) {
-                    diverge(run, theirs.tick, world::digest(theirs), held, world::section_digests(theirs));
-                    return;
-                }
+                if (theirs != run.world) diverge(run, theirs.tick, world::digest(theirs), held, world::section_digests(theirs));
                 continue;
             }
             // Past a gap in the frames (a client that resynced): nothing to compare, adopt it. A
@@ -104,10 +104,7 @@ void walk(const Replay& replay, Run& run, std::optional<uint64_t> stop_at) {
             run.stepper.step(run.world, run.inputs);
             ++run.check.frames_checked;
             run.check.last_tick = run.world.tick;
-            if (world::digest(run.world) != f->digest) {
-                diverge(run, f->tick, f->digest, held, std::nullopt);
-                return;
-            }
+            if (world::digest(run.world) != f->digest) diverge(run, f->tick, f->digest, held, std::nullopt);
         }
         // Welcome and Sections records change nothing in the re-run.
     }
@@ -261,12 +258,23 @@ Result<world::World, ReplayFault> replay_world_at(const Replay& replay, uint64_t
     Run run;
     walk(replay, run, tick);
     if (run.started && run.world.tick == tick) return std::move(run.world);
-    std::string text = "tick " + std::to_string(tick) + " is not in the replay";
-    if (run.started) {
-        text += run.check.divergence ? " before its first divergence (ticks " : " (it covers ticks ";
-        text += std::to_string(run.check.first_tick) + " to " + std::to_string(run.check.last_tick) + ")";
+    // Where the replay starts and ends, for the message (read_replay has put them in order).
+    std::optional<uint64_t> first;
+    uint64_t last = 0;
+    bool gaps = false;
+    for (const ServerMessage& m : replay.records) {
+        if (const auto* b = std::get_if<Baseline>(&m)) {
+            if (first && b->tick > last) gaps = true;
+            if (!first) first = b->tick;
+            last = b->tick;
+        } else if (const auto* f = std::get_if<Frame>(&m)) {
+            last = f->tick;
+        }
     }
-    return ReplayFault{ReplayError::tick_not_covered, 0, 0, std::move(text)};
+    return ReplayFault{ReplayError::tick_not_covered, 0, 0,
+                       "tick " + std::to_string(tick) + " is not in the replay (it covers ticks " +
+                           std::to_string(first.value_or(0)) + " to " + std::to_string(last) +
+                           (gaps ? ", with gaps)" : ")")};
 }
 
 }  // namespace tandem::net

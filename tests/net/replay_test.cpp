@@ -188,6 +188,12 @@ TEST_CASE("a room world that diverged is named at its tick and by the section th
     CHECK(bare_check.divergence->tick == t);
     CHECK_FALSE(bare_check.divergence->sections_known);
     CHECK(bare_check.divergence->sections.empty());
+
+    // The dump steps on past the divergence: it shows this build's own world there and after.
+    const auto after = replay_world_at(read_ok(rec.file), t + 5);
+    REQUIRE(after.ok());
+    CHECK(after->tick == t + 5);
+    CHECK(*after != rec.worlds[t + 5]);
 }
 
 TEST_CASE("a later baseline is checked world against world, or adopted past a gap in the frames") {
@@ -211,7 +217,9 @@ TEST_CASE("a later baseline is checked world against world, or adopted past a ga
     CHECK(check.baselines_checked == 1);
     CHECK(check.baselines_adopted == 1);
     CHECK(check.last_tick == 40);
-    CHECK_FALSE(replay_world_at(read_ok(file), 25).ok());  // inside the gap
+    const auto in_gap = replay_world_at(read_ok(file), 25);
+    REQUIRE_FALSE(in_gap.ok());
+    CHECK(in_gap.error().text == "tick 25 is not in the replay (it covers ticks 0 to 40, with gaps)");
 
     // A heal baseline that disagrees with the re-run names the sections from the whole world.
     world::World bad = rec.worlds[10];

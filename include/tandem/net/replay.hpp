@@ -104,8 +104,9 @@ struct ReplayCheck {
 // divergence.
 ReplayCheck check_replay(const Replay& replay);
 
-// The re-run world at `tick` (as check_replay computes it), or tick_not_covered naming the
-// ticks the replay covers.
+// This build's re-run world at `tick` (as check_replay computes it, but stepping on past a
+// divergence: it is the state to diff against another build's), or tick_not_covered naming
+// the ticks the replay covers.
 Result<world::World, ReplayFault> replay_world_at(const Replay& replay, uint64_t tick);
 
 // The names of the sections that differ between two digests, in SectionDigests order.
