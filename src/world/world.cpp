@@ -192,10 +192,11 @@ SectionDigests section_digests(const World& w) {
     return s;
 }
 
-uint64_t digest(const World& w) {
-    const SectionDigests s = section_digests(w);
+uint64_t digest(const World& w) { return digest(w.tick, section_digests(w)); }
+
+uint64_t digest(uint64_t tick, const SectionDigests& s) {
     StateDigest d;
-    d.write_u64(w.tick);
+    d.write_u64(tick);
     d.write_u64(s.config);
     d.write_u64(s.wells);
     d.write_u64(s.pellets);

@@ -250,6 +250,9 @@ struct SectionDigests {
 SectionDigests section_digests(const World& world);
 // One u64 over every field: tick, then the five section digests in the order above.
 uint64_t digest(const World& world);
+// The same digest from a tick and that world's section digests, for a caller that needs both
+// (the room keeps the sections of every tick in its ring) without digesting the world twice.
+uint64_t digest(uint64_t tick, const SectionDigests& sections);
 
 // ---- Snapshots -------------------------------------------------------------------------
 // Layout (all integers little-endian, Fx as its int32 raw):
