@@ -100,20 +100,116 @@ double periodic_pending_ns(const Periodic& p) { return ns_number(p.pending_ns())
 double periodic_remaining_ns(const Periodic& p) { return ns_number(p.remaining_ns()); }
 void periodic_reset(Periodic& p) { p.reset(); }
 
-// ---- World ---------------------------------------------------------------------------------
-
 namespace w = tandem::world;
 
-// A world plus the scratch its JS views point into. The float copy is the render edge:
-// positions leave through to_f32, one way, and nothing reads them back.
+// ---- Inputs: the world's canonical 13-byte records are the only form an input takes into
+// the world. Objects from JS are written into records by append_input and every record is read
+// back by read_input, so the ES module, the wire and replays share one encoding.
+
+// The kind names JS uses, indexed by the kind byte of the encoding (InputKind's value).
+constexpr std::string_view kind_names[] = {"join", "leave", "steer"};
+static_assert(static_cast<uint8_t>(w::InputKind::join) == 0 && static_cast<uint8_t>(w::InputKind::leave) == 1 &&
+              static_cast<uint8_t>(w::InputKind::steer) == 2 && std::size(kind_names) == 3);
+
+val input_kind_names() {
+    val out = val::array();
+    for (std::string_view name : kind_names) out.call<void>("push", std::string(name));
+    return out;
+}
+
+// A JS Uint8Array copied into `out`, whose capacity is reused from call to call.
+void copy_bytes(const val& bytes, std::vector<uint8_t>& out) {
+    out.resize(bytes["length"].as<uint32_t>());
+    // After the resize: growing the heap detaches views made before it.
+    val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", bytes);
+}
+
+// Objects {player, kind, target: {x, y}} as records appended to `out`. tandem.mjs has checked
+// every field's type and range and that kind is one of kind_names; a leave may omit target.
+void append_objects(const val& inputs, std::vector<uint8_t>& out) {
+    const uint32_t n = inputs["length"].as<uint32_t>();
+    for (uint32_t i = 0; i < n; ++i) {
+        const val o = inputs[i];
+        w::Input input;
+        input.player = o["player"].as<uint32_t>();
+        const std::string kind = o["kind"].as<std::string>();
+        for (uint8_t k = 0; k < std::size(kind_names); ++k) {
+            if (kind == kind_names[k]) input.kind = static_cast<w::InputKind>(k);
+        }
+        const val target = o["target"];
+        if (!target.isUndefined()) input.target = tandem::Vec2{fx(target["x"].as<int32_t>()), fx(target["y"].as<int32_t>())};
+        w::append_input(out, input);
+    }
+}
+
+// The records of `bytes` decoded into `out`, or the first refused record: {index, code,
+// message} for tandem.mjs's InputError. A length that is not a multiple of 13 leaves a short
+// last record, refused as truncated.
+val read_records(std::span<const uint8_t> bytes, std::vector<w::Input>& out) {
+    out.clear();
+    uint32_t index = 0;
+    for (std::size_t at = 0; at < bytes.size(); at += w::input_wire_bytes, ++index) {
+        const auto read = w::read_input(bytes.subspan(at, std::min<std::size_t>(w::input_wire_bytes, bytes.size() - at)));
+        if (!read) {
+            val refusal = val::object();
+            refusal.set("index", index);
+            refusal.set("code", std::string(read.code()));
+            refusal.set("message", std::string(read.message()));
+            return refusal;
+        }
+        out.push_back(*read);
+    }
+    return val::null();
+}
+
+val bytes_to_js(std::span<const uint8_t> bytes) {
+    // new Uint8Array(view) copies, so the JS array outlives the C++ bytes.
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+}
+
+// tandem.encodeInputs: objects to the canonical bytes.
+val inputs_encode(const val& inputs) {
+    std::vector<uint8_t> bytes;
+    append_objects(inputs, bytes);
+    return bytes_to_js(bytes);
+}
+
+// tandem.decodeInputs: canonical bytes to objects, or the refusal of read_records.
+val inputs_decode(const val& js_bytes) {
+    std::vector<uint8_t> bytes;
+    copy_bytes(js_bytes, bytes);
+    std::vector<w::Input> inputs;
+    if (val refusal = read_records(bytes, inputs); !refusal.isNull()) return refusal;
+    val out = val::array();
+    for (const w::Input& input : inputs) {
+        val o = val::object();
+        o.set("player", input.player);
+        o.set("kind", std::string(kind_names[static_cast<uint8_t>(input.kind)]));
+        val target = val::object();
+        target.set("x", input.target.x.raw());
+        target.set("y", input.target.y.raw());
+        o.set("target", target);
+        out.call<void>("push", o);
+    }
+    return out;
+}
+
+// ---- World ---------------------------------------------------------------------------------
+
+// A world, the Stepper that steps it (its scratch, and the events of its last step), and the
+// buffers the JS calls reuse. A tick reuses all of them: once they have grown to the largest
+// tick seen, stepping allocates no C++ memory (the JS handles Embind makes for the arguments
+// aside). The float copy is the render edge: positions leave through to_f32, one way, and
+// nothing reads them back.
 struct WorldBox {
     w::World world;
-    std::vector<float> positions;   // pelletPositions(): x0 y0 x1 y1 ...
-    std::vector<w::Input> inputs;   // step(): reused so a tick allocates nothing
-    w::Stepper stepper;             // step(): the step's scratch, reused likewise
+    w::Stepper stepper;
+    std::vector<float> positions;      // pelletPositions(): x0 y0 x1 y1 ...
+    std::vector<uint8_t> input_bytes;  // step(): this tick's inputs as canonical records
+    std::vector<w::Input> inputs;      // step(): the same, decoded
 };
 
-WorldBox box(w::World world) { return WorldBox{std::move(world), {}, {}, {}}; }
+WorldBox box(w::World world) { return WorldBox{std::move(world), {}, {}, {}, {}}; }
 
 // A fresh world: default_config() with the overrides tandem.mjs passed (only the keys the
 // caller set, already type-checked), or the name of the first field validate() refused.
@@ -134,16 +230,23 @@ val world_create(const val& overrides) {
 
 double world_tick(const WorldBox& b) { return static_cast<double>(b.world.tick); }
 
-// inputs: Int32Array of (player, kind, target.x raw, target.y raw) per input, already
-// validated by tandem.mjs (player is a uint32 stored in an int32 slot).
-void world_step(WorldBox& b, const val& packed) {
-    const std::vector<int32_t> words = emscripten::convertJSArrayToNumberVector<int32_t>(packed);
-    b.inputs.clear();
-    for (std::size_t i = 0; i + 4 <= words.size(); i += 4) {
-        b.inputs.push_back(w::Input{static_cast<uint32_t>(words[i]), static_cast<w::InputKind>(words[i + 1]),
-                                    tandem::Vec2{fx(words[i + 2]), fx(words[i + 3])}});
-    }
+// One tick with the records in b.input_bytes: every record is read before the world is
+// touched, so a refused one (returned as read_records says) leaves the world as it was.
+val step_records(WorldBox& b) {
+    if (val refusal = read_records(b.input_bytes, b.inputs); !refusal.isNull()) return refusal;
     b.stepper.step(b.world, b.inputs);
+    return val::null();
+}
+// World.step(Uint8Array): the caller's canonical records.
+val world_step_bytes(WorldBox& b, const val& bytes) {
+    copy_bytes(bytes, b.input_bytes);
+    return step_records(b);
+}
+// World.step(objects): each object through append_input, then the same path as bytes.
+val world_step_objects(WorldBox& b, const val& inputs) {
+    b.input_bytes.clear();
+    append_objects(inputs, b.input_bytes);
+    return step_records(b);
 }
 
 std::string world_digest(const WorldBox& b) { return hex64(w::digest(b.world)); }
@@ -158,14 +261,11 @@ val world_section_digests(const WorldBox& b) {
     return out;
 }
 
-val world_snapshot(const WorldBox& b) {
-    const std::vector<uint8_t> bytes = w::encode(b.world);
-    // new Uint8Array(view) copies, so the JS array outlives this vector.
-    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
-}
+val world_snapshot(const WorldBox& b) { return bytes_to_js(w::encode(b.world)); }
 // A world, or the decoder's typed reason as its stable name ("truncated", "bad_magic", ...).
 val world_from_snapshot(const val& bytes) {
-    const std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+    std::vector<uint8_t> data;
+    copy_bytes(bytes, data);
     auto r = w::decode(std::span<const uint8_t>(data));
     if (!r) return val(std::string(r.code()));
     return val(box(std::move(r).value()));
@@ -327,7 +427,8 @@ EMSCRIPTEN_BINDINGS(tandem) {
 
     class_<WorldBox>("World")
         .function("tick", &world_tick)
-        .function("step", &world_step)
+        .function("stepBytes", &world_step_bytes)
+        .function("stepObjects", &world_step_objects)
         .function("digest", &world_digest)
         .function("sectionDigests", &world_section_digests)
         .function("snapshot", &world_snapshot)
@@ -340,6 +441,9 @@ EMSCRIPTEN_BINDINGS(tandem) {
         .function("equals", &world_equals)
         .function("clone", &world_clone);
     function("world_create", &world_create);
+    function("input_kind_names", &input_kind_names);
+    function("inputs_encode", &inputs_encode);
+    function("inputs_decode", &inputs_decode);
     function("world_from_snapshot", &world_from_snapshot);
 
     class_<ScenarioBox>("Scenario")

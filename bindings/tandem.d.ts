@@ -50,6 +50,26 @@ export interface Tandem {
   readonly Scenario: ScenarioStatic;
   /** The error class {@link WorldConstructor.fromSnapshot} throws. */
   readonly SnapshotError: typeof SnapshotError;
+  /** The error class thrown for refused input bytes ({@link World.step}, {@link Tandem.decodeInputs}). */
+  readonly InputError: typeof InputError;
+  /** Bytes per input in the canonical encoding: 13. */
+  readonly INPUT_BYTES: 13;
+  /** The input kinds, indexed by their kind byte: `['join', 'leave', 'steer']`. */
+  readonly inputKinds: readonly InputKind[];
+  /**
+   * Inputs as the world's canonical bytes, the same the wire and replays carry: per input, in
+   * the order given, 13 bytes little-endian, `u32 player | u8 kind (0 join, 1 leave, 2 steer) |
+   * i32 target.x raw | i32 target.y raw` (a leave without a target is written with 0, 0).
+   * Written by the C++ world's own encoder.
+   * @throws TypeError or RangeError naming the field of a malformed input
+   */
+  encodeInputs(inputs: readonly Input[]): Uint8Array;
+  /**
+   * Canonical input bytes back to objects, read by the C++ world's own decoder.
+   * @throws InputError naming the first refused record (`truncated`: the length is not a
+   *   multiple of 13; `bad_kind`: a kind byte other than 0, 1, 2); TypeError for a non-Uint8Array
+   */
+  decodeInputs(bytes: Uint8Array): Input[];
   /** Every named scenario, in the order `tandem scenarios` lists them. */
   scenarios(): ScenarioInfo[];
   /**
@@ -253,6 +273,7 @@ export interface SteerInput {
 }
 /** One player's input for one tick. */
 export type Input = JoinInput | LeaveInput | SteerInput;
+export type InputKind = Input['kind'];
 
 /** Knobs a JS caller may set; every other one keeps the C++ default. */
 export interface WorldConfig {
@@ -313,12 +334,15 @@ export interface World extends Deletable {
   /** Pellets captured over the whole run. */
   readonly captures: number;
   /**
-   * Advances exactly one tick with that tick's inputs, in any order. Every input is checked
-   * before any is applied: a malformed one throws (TypeError or RangeError naming the field,
-   * e.g. `inputs[2].target.x`) and leaves the world as it was.
+   * Advances exactly one tick with that tick's inputs, in any order: input objects, or their
+   * canonical bytes ({@link Tandem.encodeInputs}: a Uint8Array of 13-byte records, e.g. as
+   * received from the wire). Objects are written into records by the C++ encoder; every
+   * record is read back by the C++ decoder before the world is touched, so a malformed input
+   * throws and leaves the world as it was: a TypeError or RangeError naming the field
+   * (`inputs[2].target.x`) for an object, an InputError naming the record for bytes.
    * @returns this world
    */
-  step(inputs?: readonly Input[]): this;
+  step(inputs?: readonly Input[] | Uint8Array): this;
   /** The digest of the whole state; equal on every build for equal states. */
   digest(): DigestHex;
   sectionDigests(): SectionDigests;
@@ -354,6 +378,17 @@ export type SnapshotErrorCode =
   | 'value_out_of_range'
   | 'digest_mismatch'
   | 'trailing_bytes';
+
+/** Why input bytes were refused: the world's input decoder's typed reason. */
+export type InputErrorCode = 'truncated' | 'trailing_bytes' | 'bad_kind';
+
+/** Thrown for refused input records. The module stays usable after it. */
+export class InputError extends Error {
+  readonly name: 'InputError';
+  readonly code: InputErrorCode;
+  /** The refused record's position: bytes `13 * index` to `13 * index + 12`. */
+  readonly index: number;
+}
 
 /** Thrown by {@link WorldConstructor.fromSnapshot}. The module stays usable after it. */
 export class SnapshotError extends Error {

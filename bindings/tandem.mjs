@@ -218,42 +218,67 @@ function makeTime(m) {
 
 // ---- World ---------------------------------------------------------------------------------
 
-const INPUT_KINDS = Object.freeze({ join: 0, leave: 1, steer: 2 });
+// Inputs enter the world as the world's canonical bytes: 13 bytes per input, little-endian,
+//   u32 player | u8 kind (0 join, 1 leave, 2 steer) | i32 target.x raw | i32 target.y raw
+// the same records the wire and replays carry. A caller passes those bytes (a Uint8Array) or
+// plain objects, which the C++ writes into records with the world's own encoder; either way
+// the C++ reads every record back with the world's decoder before the world sees it.
+const INPUT_BYTES = 13;
 
-// Checks every input before any reaches the world, so a bad one leaves the world untouched.
-// Packed as (player, kind, target.x, target.y) int32 words.
-function packInputs(inputs) {
-  if (!Array.isArray(inputs)) throw new TypeError(`World.step: inputs must be an array, got ${show(inputs)}`);
-  const packed = new Int32Array(inputs.length * 4);
+// The decoder's typed reason for refusing an input record, and which record it was.
+export class InputError extends Error {
+  constructor(where, { index, code, message }) {
+    super(`${where}: input ${index} (bytes ${index * INPUT_BYTES}..${index * INPUT_BYTES + INPUT_BYTES - 1}) refused: ${message}`);
+    this.name = 'InputError';
+    this.code = code;
+    this.index = index;
+  }
+}
+
+// Checks every field of every input object before any reaches the C++, so a bad one leaves
+// the world untouched and the message names the field. `kinds` are the C++'s kind names.
+function checkInputObjects(where, inputs, kinds) {
+  if (!Array.isArray(inputs)) throw new TypeError(`${where}: inputs must be an array or a Uint8Array, got ${show(inputs)}`);
+  const accepted = kinds.map((k) => `'${k}'`).join(', ');
   for (let i = 0; i < inputs.length; ++i) {
-    const at = `World.step: inputs[${i}]`;
+    const at = `${where}: inputs[${i}]`;
     const input = inputs[i];
     if (input === null || typeof input !== 'object' || Array.isArray(input)) {
       throw new TypeError(`${at} must be an object {player, kind, target}, got ${show(input)}`);
     }
-    const player = integer(`${at}.player`, input.player, 0, UINT32_MAX);
-    if (typeof input.kind !== 'string') {
-      throw new TypeError(`${at}.kind must be a string ('join', 'leave' or 'steer'), got ${show(input.kind)}`);
-    }
-    if (!Object.hasOwn(INPUT_KINDS, input.kind)) {
-      throw new RangeError(`${at}.kind must be 'join', 'leave' or 'steer', got ${show(input.kind)}`);
-    }
-    let x = 0;
-    let y = 0;
+    integer(`${at}.player`, input.player, 0, UINT32_MAX);
+    if (typeof input.kind !== 'string') throw new TypeError(`${at}.kind must be a string (${accepted}), got ${show(input.kind)}`);
+    if (!kinds.includes(input.kind)) throw new RangeError(`${at}.kind must be one of ${accepted}, got ${show(input.kind)}`);
     if (input.kind !== 'leave' || input.target !== undefined) {
       const target = input.target;
       if (target === null || typeof target !== 'object') {
         throw new TypeError(`${at}.target must be an object {x, y} of raw Q16.16 integers, got ${show(target)}`);
       }
-      x = raw(`${at}.target.x`, target.x);
-      y = raw(`${at}.target.y`, target.y);
+      raw(`${at}.target.x`, target.x);
+      raw(`${at}.target.y`, target.y);
     }
-    packed[4 * i] = player | 0;
-    packed[4 * i + 1] = INPUT_KINDS[input.kind];
-    packed[4 * i + 2] = x;
-    packed[4 * i + 3] = y;
   }
-  return packed;
+  return inputs;
+}
+
+function makeInputs(m) {
+  const kinds = Object.freeze(m.input_kind_names());
+  return {
+    INPUT_BYTES,
+    inputKinds: kinds,
+    checkObjects: (where, inputs) => checkInputObjects(where, inputs, kinds),
+    /** Input objects as the canonical bytes (a fresh Uint8Array of 13 bytes per input). */
+    encodeInputs(inputs) {
+      return m.inputs_encode(checkInputObjects('encodeInputs', inputs, kinds));
+    },
+    /** Canonical bytes as input objects; an InputError names the first record refused. */
+    decodeInputs(bytes) {
+      if (!(bytes instanceof Uint8Array)) throw new TypeError(`decodeInputs: bytes must be a Uint8Array, got ${show(bytes)}`);
+      const result = m.inputs_decode(bytes);
+      if (!Array.isArray(result)) throw new InputError('decodeInputs', result);
+      return result;
+    },
+  };
 }
 
 // A snapshot's bytes: Uint8Array, any other ArrayBuffer view, or an ArrayBuffer.
@@ -299,9 +324,11 @@ function worldOverrides(config) {
   return out;
 }
 
+const NO_INPUTS = new Uint8Array(0);
+
 const camel = (snake) => snake.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
-function makeWorld(m) {
+function makeWorld(m, inputs) {
   let adoptWorld;
   let detachWorld;
   let handleOf;
@@ -347,9 +374,12 @@ function makeWorld(m) {
     get pelletCount() { return this.#live().pelletCount(); }
     get captures() { return this.#live().captures(); }
 
-    step(inputs = []) {
+    /** inputs: an array of input objects, or a Uint8Array of canonical 13-byte records. */
+    step(tickInputs = NO_INPUTS) {
       const handle = this.#live();
-      handle.step(packInputs(inputs));
+      const refusal = tickInputs instanceof Uint8Array ? handle.stepBytes(tickInputs)
+        : handle.stepObjects(inputs.checkObjects('World.step', tickInputs));
+      if (refusal !== null) throw new InputError('World.step', refusal);
       return this;
     }
 
@@ -474,7 +504,8 @@ export default async function createTandem(options = {}) {
   if (options === null || typeof options !== 'object') throw new TypeError(`createTandem: options must be an object, got ${show(options)}`);
   const m = await createTandemWasm(await wasmOptions(options));
   const { FixedTimestep, Periodic } = makeTime(m);
-  const world = makeWorld(m);
+  const inputs = makeInputs(m);
+  const world = makeWorld(m, inputs);
   const { World } = world;
   const { Scenario, scenarios, runScenario } = makeScenarios(m, world);
   return Object.freeze({
@@ -485,6 +516,11 @@ export default async function createTandem(options = {}) {
     Periodic,
     World,
     SnapshotError,
+    InputError,
+    INPUT_BYTES: inputs.INPUT_BYTES,
+    inputKinds: inputs.inputKinds,
+    encodeInputs: inputs.encodeInputs,
+    decodeInputs: inputs.decodeInputs,
     Scenario,
     scenarios,
     runScenario,

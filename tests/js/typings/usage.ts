@@ -1,7 +1,7 @@
 // A usage sample for `tsc --strict` (package.test.mjs): touches every export of tandem.d.ts
 // the way an application would, so a typing that is missing or wrong fails to compile.
 import createTandem, {
-  SnapshotError,
+  InputError, SnapshotError,
   type DigestHex, type FixedTimestep, type FxRaw, type Input, type Scenario, type SectionDigests, type Tandem,
   type TickDigest, type World,
 } from 'tandem';
@@ -40,6 +40,18 @@ const inputs: Input[] = [
   { player: 2, kind: 'leave' },
 ];
 world.step(inputs).step();
+const records: Uint8Array = tandem.encodeInputs(inputs);
+world.step(records);
+const decoded: Input[] = tandem.decodeInputs(records.subarray(0, tandem.INPUT_BYTES * 2));
+const kinds: readonly ('join' | 'leave' | 'steer')[] = tandem.inputKinds;
+try {
+  tandem.decodeInputs(new Uint8Array(5));
+} catch (error) {
+  if (error instanceof InputError || error instanceof tandem.InputError) {
+    const reason: 'truncated' | 'trailing_bytes' | 'bad_kind' = error.code;
+    console.log(reason, error.index, decoded, kinds);
+  }
+}
 const sections: SectionDigests = world.sectionDigests();
 const tick: number = world.tick + world.pelletCount + world.captures;
 const positions: Float32Array = world.pelletPositions();
