@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -211,22 +213,87 @@ struct WorldBox {
 
 WorldBox box(w::World world) { return WorldBox{std::move(world), {}, {}, {}, {}}; }
 
-// A fresh world: default_config() with the overrides tandem.mjs passed (only the keys the
-// caller set, already type-checked), or the name of the first field validate() refused.
+// ---- Config: every knob of WorldConfig, by for_each_config_field, under its camelCase name.
+// A u32 knob crosses as a number, an Fx knob as its raw int32, the u64 seed as {hi, lo}
+// (two u32 words: a JS number cannot hold it and BigInt would need -sWASM_BIGINT).
+
+std::string camel(std::string_view snake) {
+    std::string out;
+    for (std::size_t i = 0; i < snake.size(); ++i) {
+        if (snake[i] == '_' && i + 1 < snake.size()) out += static_cast<char>(snake[++i] - 'a' + 'A');
+        else out += snake[i];
+    }
+    return out;
+}
+
+template <class Field>
+constexpr const char* knob_type() {
+    if constexpr (std::is_same_v<Field, uint64_t>) return "u64";
+    else if constexpr (std::is_same_v<Field, uint32_t>) return "u32";
+    else return "fx";
+}
+
+// [{name, type}] in for_each_config_field order: what tandem.mjs checks a config against.
+val config_knobs() {
+    val out = val::array();
+    const w::WorldConfig defaults = w::default_config();
+    for_each_config_field(defaults, [&](std::string_view name, auto field) {
+        val o = val::object();
+        o.set("name", camel(name));
+        o.set("type", std::string(knob_type<decltype(field)>()));
+        out.call<void>("push", o);
+    });
+    return out;
+}
+
+val config_to_js(const w::WorldConfig& config) {
+    val out = val::object();
+    for_each_config_field(config, [&](std::string_view name, auto field) {
+        using Field = decltype(field);
+        if constexpr (std::is_same_v<Field, uint64_t>) {
+            val words = val::object();
+            words.set("hi", static_cast<uint32_t>(field >> 32));
+            words.set("lo", static_cast<uint32_t>(field));
+            out.set(camel(name), words);
+        } else if constexpr (std::is_same_v<Field, uint32_t>) {
+            out.set(camel(name), field);
+        } else {
+            out.set(camel(name), field.raw());
+        }
+    });
+    return out;
+}
+
+val default_config_js() { return config_to_js(w::default_config()); }
+
+// A fresh world: default_config() with the knobs the caller set (tandem.mjs has checked each
+// one's type and that it is a knob), or validate()'s refusal as {field, code, message}.
 val world_create(const val& overrides) {
     w::WorldConfig config = w::default_config();
-    const auto has = [&](const char* key) { return !overrides[key].isUndefined(); };
-    if (has("seedHi")) {
-        config.seed = (uint64_t{overrides["seedHi"].as<uint32_t>()} << 32) | overrides["seedLo"].as<uint32_t>();
-    }
-    if (has("tickHz")) config.tick_hz = overrides["tickHz"].as<uint32_t>();
-    if (has("arenaSize")) config.arena_size = fx(overrides["arenaSize"].as<int32_t>());
-    if (has("pelletCount")) config.pellet_count = overrides["pelletCount"].as<uint32_t>();
-    if (has("maxPlayers")) config.max_players = overrides["maxPlayers"].as<uint32_t>();
+    for_each_config_field(config, [&](std::string_view name, auto& field) {
+        const val v = overrides[camel(name)];
+        if (v.isUndefined()) return;
+        using Field = std::remove_reference_t<decltype(field)>;
+        if constexpr (std::is_same_v<Field, uint64_t>) {
+            field = (uint64_t{v["hi"].as<uint32_t>()} << 32) | v["lo"].as<uint32_t>();
+        } else if constexpr (std::is_same_v<Field, uint32_t>) {
+            field = v.as<uint32_t>();
+        } else {
+            field = tandem::Fx::from_raw(v.as<int32_t>());
+        }
+    });
     auto made = w::make_world(config);
-    if (!made) return val(std::string(w::config_field(made.error())));
+    if (!made) {
+        val refusal = val::object();
+        refusal.set("field", camel(w::config_field(made.error())));
+        refusal.set("code", std::string(made.code()));
+        refusal.set("message", std::string(made.message()));
+        return refusal;
+    }
     return val(box(std::move(made).value()));
 }
+
+val world_config(const WorldBox& b) { return config_to_js(b.world.config); }
 
 double world_tick(const WorldBox& b) { return static_cast<double>(b.world.tick); }
 
@@ -427,6 +494,7 @@ EMSCRIPTEN_BINDINGS(tandem) {
 
     class_<WorldBox>("World")
         .function("tick", &world_tick)
+        .function("config", &world_config)
         .function("stepBytes", &world_step_bytes)
         .function("stepObjects", &world_step_objects)
         .function("digest", &world_digest)
@@ -441,6 +509,8 @@ EMSCRIPTEN_BINDINGS(tandem) {
         .function("equals", &world_equals)
         .function("clone", &world_clone);
     function("world_create", &world_create);
+    function("config_knobs", &config_knobs);
+    function("default_config", &default_config_js);
     function("input_kind_names", &input_kind_names);
     function("inputs_encode", &inputs_encode);
     function("inputs_decode", &inputs_decode);

@@ -47,6 +47,10 @@ export interface Tandem {
   readonly FixedTimestep: FixedTimestepConstructor;
   readonly Periodic: PeriodicConstructor;
   readonly World: WorldConstructor;
+  /** The 16 knobs of {@link WorldConfig} in their canonical order, with how each crosses. */
+  readonly configKnobs: readonly ConfigKnob[];
+  /** The config `new World()` uses: every knob at its default (a fresh object). */
+  defaultConfig(): WorldConfigValues;
   readonly Scenario: ScenarioStatic;
   /** The error class {@link WorldConstructor.fromSnapshot} throws. */
   readonly SnapshotError: typeof SnapshotError;
@@ -275,18 +279,63 @@ export interface SteerInput {
 export type Input = JoinInput | LeaveInput | SteerInput;
 export type InputKind = Input['kind'];
 
-/** Knobs a JS caller may set; every other one keeps the C++ default. */
+/**
+ * Every knob of the simulation (the C++ WorldConfig), in its canonical order. Each one is
+ * optional in `new World(config)` (an unset knob keeps its default, {@link Tandem.defaultConfig})
+ * and every one is present in {@link World.config}. Fx knobs are raw Q16.16 integers
+ * (`units * 65536`; {@link Fx.toNumber} gives a number). The ranges are checked by the C++
+ * `validate()`: a knob outside its range throws a RangeError naming it and its range.
+ */
 export interface WorldConfig {
-  /** The world's random seed, in [0, 2^64). Default 1. */
-  seed?: number | bigint;
+  /** The world's random seed, in [0, 2^64): a safe-integer number or a bigint (read back as a bigint). Default 1. */
+  seed: number | bigint;
   /** Ticks per second, 1..1000. Default 60. */
-  tickHz?: number;
-  /** The arena's side as raw Q16.16, 16..4096 units. Default 1024 units. */
-  arenaSize?: FxRaw;
+  tickHz: number;
+  /** The arena's side, 16..4096 units (raw 1048576..268435456). Default 1024 units. */
+  arenaSize: FxRaw;
   /** Pellets, 0..131072. Default 1024. */
-  pelletCount?: number;
-  /** Players admitted, 0..64. Default 16. */
-  maxPlayers?: number;
+  pelletCount: number;
+  /** Players admitted (joins beyond are refused), 0..64. Default 16. */
+  maxPlayers: number;
+  /** A well's gravity, G * M in units^3/s^2, >= 0. Default 6000 units. */
+  wellStrength: FxRaw;
+  /** One pellet's gravity on the others, >= 0. Default 1/16 (raw 4096). */
+  pelletStrength: FxRaw;
+  /** Plummer softening length, 1..64 units. Default 8. */
+  softening: FxRaw;
+  /** A pellet this close to a well falls in, 0..256 units. Default 12. */
+  captureRadius: FxRaw;
+  /** The spring pulling a well toward its target (1/s^2), >= 0. Default 4. */
+  steerGain: FxRaw;
+  /** A well's velocity damping (1/s), >= 0. Default 3. */
+  steerDamping: FxRaw;
+  /** Per-axis clamp of a well's acceleration, >= 0. Default 400 units/s^2. */
+  maxWellAccel: FxRaw;
+  /** Per-axis clamp of a pellet's velocity, >= 0. Default 300 units/s. */
+  maxPelletSpeed: FxRaw;
+  /** Velocity kept on a wall bounce, 0..1 (raw 0..65536). Default 0.75. */
+  wallRestitution: FxRaw;
+  /** The Barnes-Hut opening angle, 0..4. Default 0.7 (raw 45875). */
+  theta: FxRaw;
+  /** The quadtree's depth bound, 1..24. Default 12. */
+  treeMaxDepth: number;
+}
+
+/** A world's config as {@link World.config} returns it: every knob, the seed a bigint. */
+export type WorldConfigValues = Omit<WorldConfig, 'seed'> & { seed: bigint };
+
+/** One knob's name and how it crosses: `u64` (the seed), `u32` (a number), `fx` (a raw Q16.16). */
+export interface ConfigKnob {
+  readonly name: keyof WorldConfig;
+  readonly type: 'u64' | 'u32' | 'fx';
+}
+
+/** The RangeError `new World` throws for a knob outside its range. */
+export interface ConfigRangeError extends RangeError {
+  /** The knob, e.g. `'softening'`. */
+  readonly field: keyof WorldConfig;
+  /** The C++ validate()'s code, e.g. `'softening_out_of_range'`. */
+  readonly code: string;
 }
 
 /** Digests of the parts of a world, each 16 hex digits. */
@@ -314,9 +363,11 @@ export interface Score {
 export interface WorldConstructor {
   /**
    * A fresh world: pellets placed from the seed, no players.
-   * @throws TypeError for a field of the wrong type, RangeError naming a field out of range
+   * @param config any of the knobs; the rest keep their defaults
+   * @throws TypeError for a knob of the wrong type or a key that is not a knob;
+   *   {@link ConfigRangeError} (a RangeError) naming a knob out of range and the range
    */
-  new (config?: WorldConfig): World;
+  new (config?: Partial<WorldConfig>): World;
   /**
    * Decodes a snapshot written by {@link World.snapshot} of any build (native or wasm) with
    * the same fingerprint. The bytes are only read.
@@ -330,6 +381,8 @@ export interface WorldConstructor {
 export interface World extends Deletable {
   /** Ticks stepped since creation. */
   readonly tick: number;
+  /** Every knob of this world's config, a fresh object (the world cannot be reconfigured). */
+  config(): WorldConfigValues;
   readonly pelletCount: number;
   /** Pellets captured over the whole run. */
   readonly captures: number;

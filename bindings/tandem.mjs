@@ -298,37 +298,65 @@ export class SnapshotError extends Error {
   }
 }
 
-function seedWords(where, seed) {
-  if (typeof seed === 'number') {
-    integer(where, seed, 0, Number.MAX_SAFE_INTEGER);
-    return [Math.floor(seed / 2 ** 32), seed % 2 ** 32];
-  }
-  if (typeof seed === 'bigint') {
-    if (seed < 0n || seed > 0xffffffffffffffffn) throw new RangeError(`${where} must be in [0, 2^64), got ${seed}n`);
-    return [Number(seed >> 32n), Number(seed & 0xffffffffn)];
-  }
-  throw new TypeError(`${where} must be a number or bigint, got ${show(seed)}`);
-}
-
-// The knobs a JS caller may override; every other one keeps the C++ default_config().
-// Checked for type here; the ranges are the C++ validate()'s, whose refusal names the field.
-function worldOverrides(config) {
-  const where = 'new World: config';
-  if (config === null || typeof config !== 'object') throw new TypeError(`${where} must be an object, got ${show(config)}`);
-  const out = {};
-  if (config.seed !== undefined) [out.seedHi, out.seedLo] = seedWords(`${where}.seed`, config.seed);
-  if (config.tickHz !== undefined) out.tickHz = integer(`${where}.tickHz`, config.tickHz, 0, UINT32_MAX);
-  if (config.arenaSize !== undefined) out.arenaSize = raw(`${where}.arenaSize`, config.arenaSize);
-  if (config.pelletCount !== undefined) out.pelletCount = integer(`${where}.pelletCount`, config.pelletCount, 0, UINT32_MAX);
-  if (config.maxPlayers !== undefined) out.maxPlayers = integer(`${where}.maxPlayers`, config.maxPlayers, 0, UINT32_MAX);
-  return out;
-}
-
 const NO_INPUTS = new Uint8Array(0);
 
-const camel = (snake) => snake.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+// ---- Config: every knob of the C++ WorldConfig, named and typed by the C++ itself ---------
 
-function makeWorld(m, inputs) {
+// A u64 knob (the seed) crosses as two u32 words; from a safe integer or a bigint.
+function u64Words(where, value) {
+  if (typeof value === 'number') {
+    integer(where, value, 0, Number.MAX_SAFE_INTEGER);
+    return { hi: Math.floor(value / 2 ** 32), lo: value % 2 ** 32 };
+  }
+  if (typeof value === 'bigint') {
+    if (value < 0n || value > 0xffffffffffffffffn) throw new RangeError(`${where} must be in [0, 2^64), got ${value}n`);
+    return { hi: Number(value >> 32n), lo: Number(value & 0xffffffffn) };
+  }
+  throw new TypeError(`${where} must be a number or bigint, got ${show(value)}`);
+}
+
+function makeConfig(m) {
+  // [{name: 'tickHz', type: 'u32'}, ...] in the C++ for_each_config_field order: u64 (the seed),
+  // u32, or fx (a raw Q16.16 int32).
+  const knobs = Object.freeze(m.config_knobs().map((k) => Object.freeze(k)));
+  const names = knobs.map((k) => k.name);
+  const check = { u64: u64Words, u32: (where, v) => integer(where, v, 0, UINT32_MAX), fx: raw };
+
+  // The knobs a caller set, type-checked; the ranges are the C++ validate()'s.
+  function overrides(where, config) {
+    if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+      throw new TypeError(`${where} must be an object, got ${show(config)}`);
+    }
+    for (const key of Object.keys(config)) {
+      if (!names.includes(key)) throw new TypeError(`${where}.${key} is not a config knob (knobs: ${names.join(', ')})`);
+    }
+    const out = {};
+    for (const { name, type } of knobs) {
+      if (config[name] !== undefined) out[name] = check[type](`${where}.${name}`, config[name]);
+    }
+    return out;
+  }
+
+  // The C++ config as the JS one: every knob, the seed as a bigint.
+  function fromCpp(config) {
+    const out = {};
+    for (const { name, type } of knobs) {
+      const v = config[name];
+      out[name] = type === 'u64' ? (BigInt(v.hi) << 32n) | BigInt(v.lo) : v;
+    }
+    return out;
+  }
+
+  // validate()'s refusal: a RangeError naming the knob and its range, with the C++ code.
+  function refused(where, { field, code, message }) {
+    return Object.assign(new RangeError(`${where}.${field} is out of range: ${message}`), { code, field });
+  }
+
+  return { knobs, overrides, fromCpp, refused, defaults: () => fromCpp(m.default_config()) };
+}
+
+
+function makeWorld(m, inputs, knobs) {
   let adoptWorld;
   let detachWorld;
   let handleOf;
@@ -337,16 +365,14 @@ function makeWorld(m, inputs) {
     #h;
     #owned;
 
-    /**
-     * @param {{seed?: number|bigint, tickHz?: number, arenaSize?: number, pelletCount?: number, maxPlayers?: number}} [config]
-     */
+    /** @param {object} [config] any of the 16 knobs (tandem.d.ts WorldConfig) */
     constructor(config = {}) {
       if (config === ADOPT) {
         this.#h = adopted.handle;
         this.#owned = adopted.owned;
       } else {
-        const result = m.world_create(worldOverrides(config));
-        if (typeof result === 'string') throw new RangeError(`new World: config.${camel(result)} is out of range`);
+        const result = m.world_create(knobs.overrides('new World: config', config));
+        if (result.field !== undefined) throw knobs.refused('new World: config', result);
         this.#h = result;
         this.#owned = true;
       }
@@ -371,6 +397,8 @@ function makeWorld(m, inputs) {
     }
 
     get tick() { return this.#live().tick(); }
+    /** Every knob of this world's config (a fresh object; Fx knobs raw, the seed a bigint). */
+    config() { return knobs.fromCpp(this.#live().config()); }
     get pelletCount() { return this.#live().pelletCount(); }
     get captures() { return this.#live().captures(); }
 
@@ -505,7 +533,8 @@ export default async function createTandem(options = {}) {
   const m = await createTandemWasm(await wasmOptions(options));
   const { FixedTimestep, Periodic } = makeTime(m);
   const inputs = makeInputs(m);
-  const world = makeWorld(m, inputs);
+  const knobs = makeConfig(m);
+  const world = makeWorld(m, inputs, knobs);
   const { World } = world;
   const { Scenario, scenarios, runScenario } = makeScenarios(m, world);
   return Object.freeze({
@@ -515,6 +544,8 @@ export default async function createTandem(options = {}) {
     FixedTimestep,
     Periodic,
     World,
+    configKnobs: knobs.knobs,
+    defaultConfig: knobs.defaults,
     SnapshotError,
     InputError,
     INPUT_BYTES: inputs.INPUT_BYTES,

@@ -3,7 +3,7 @@
 import createTandem, {
   InputError, SnapshotError,
   type DigestHex, type FixedTimestep, type FxRaw, type Input, type Scenario, type SectionDigests, type Tandem,
-  type TickDigest, type World,
+  type TickDigest, type World, type WorldConfigValues, type ConfigRangeError,
 } from 'tandem';
 
 const tandem: Tandem = await createTandem();
@@ -53,6 +53,16 @@ try {
   }
 }
 const sections: SectionDigests = world.sectionDigests();
+const config: WorldConfigValues = world.config();
+const seed: bigint = config.seed;
+const knobs: string[] = tandem.configKnobs.map((k) => `${k.name}:${k.type}`);
+const tuned = new tandem.World({ ...tandem.defaultConfig(), softening: fx.fromInt(9), treeMaxDepth: 10 });
+try {
+  new tandem.World({ theta: -1 });
+} catch (error) {
+  if (error instanceof RangeError) console.log((error as ConfigRangeError).field, (error as ConfigRangeError).code);
+}
+console.log(seed, knobs, tuned.config().theta);
 const tick: number = world.tick + world.pelletCount + world.captures;
 const positions: Float32Array = world.pelletPositions();
 const wellX: FxRaw | undefined = world.wells()[0]?.pos.x;
