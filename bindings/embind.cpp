@@ -16,6 +16,7 @@
 
 #include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
+#include "tandem/core/noise.hpp"
 #include "tandem/core/timestep.hpp"
 #include "tandem/world/scenario.hpp"
 #include "tandem/world/world.hpp"
@@ -378,11 +379,42 @@ val world_scores(const WorldBox& b) {
     }
     return out;
 }
+// The events of the world's last step (the Stepper's list, valid until the next step) as
+// fresh objects {kind, player, pellet}, in the order the step reported them.
+val world_events(const WorldBox& b) {
+    val out = val::array();
+    for (const w::Event& e : b.stepper.events()) {
+        val o = val::object();
+        o.set("kind", std::string(w::event_name(e.kind)));
+        o.set("player", e.player);
+        o.set("pellet", e.pellet);
+        out.call<void>("push", o);
+    }
+    return out;
+}
 double world_captures(const WorldBox& b) { return static_cast<double>(b.world.captures); }
 uint32_t world_pellet_count(const WorldBox& b) { return static_cast<uint32_t>(b.world.pellets.size()); }
 std::string world_dump(const WorldBox& b) { return w::dump(b.world); }
 bool world_equals(const WorldBox& a, const WorldBox& b) { return a.world == b.world; }
 WorldBox world_clone(const WorldBox& b) { return box(b.world); }
+
+// ---- ValueNoise: the core's noise, so a page draws from the very function the simulation
+// would derive terrain from. A ValueNoise is its seed: it crosses as {hi, lo} u32 words on
+// every call, and nothing is allocated.
+
+tandem::ValueNoise value_noise(uint32_t hi, uint32_t lo) { return tandem::ValueNoise((uint64_t{hi} << 32) | lo); }
+float noise_corner(uint32_t hi, uint32_t lo, int32_t xi, int32_t zi, uint32_t octave) {
+    return value_noise(hi, lo).corner(xi, zi, octave);
+}
+Raw noise_corner_fx(uint32_t hi, uint32_t lo, int32_t xi, int32_t zi, uint32_t octave) {
+    return value_noise(hi, lo).corner_fx(xi, zi, octave).raw();
+}
+float noise_octave(uint32_t hi, uint32_t lo, float x, float z, float lattice, uint32_t octave) {
+    return value_noise(hi, lo).octave(x, z, lattice, octave);
+}
+Raw noise_octave_fx(uint32_t hi, uint32_t lo, Raw x, Raw z, Raw lattice, uint32_t octave) {
+    return value_noise(hi, lo).octave_fx(fx(x), fx(z), fx(lattice), octave).raw();
+}
 
 // ---- Scenarios -------------------------------------------------------------------------------
 
@@ -504,6 +536,7 @@ EMSCRIPTEN_BINDINGS(tandem) {
         .function("wells", &world_wells)
         .function("scores", &world_scores)
         .function("captures", &world_captures)
+        .function("events", &world_events)
         .function("pelletCount", &world_pellet_count)
         .function("dump", &world_dump)
         .function("equals", &world_equals)
@@ -522,6 +555,11 @@ EMSCRIPTEN_BINDINGS(tandem) {
         .function("step", &scenario_step)
         .function("digest", &scenario_digest)
         .function("world", &scenario_world, emscripten::allow_raw_pointers());
+    function("noise_corner", &noise_corner);
+    function("noise_corner_fx", &noise_corner_fx);
+    function("noise_octave", &noise_octave);
+    function("noise_octave_fx", &noise_octave_fx);
+
     function("scenario_list", &scenario_list);
     function("scenario_open", &scenario_open);
     function("scenario_resume", &scenario_resume);

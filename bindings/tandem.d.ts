@@ -44,6 +44,8 @@ export interface Tandem {
   readonly fingerprint: string;
   /** Q16.16 arithmetic on raw values, bit-identical to the native build. */
   readonly fx: Fx;
+  /** The core's value noise (the renderer's f32 form and the simulation's Fx form). */
+  readonly ValueNoise: ValueNoiseConstructor;
   readonly FixedTimestep: FixedTimestepConstructor;
   readonly Periodic: PeriodicConstructor;
   readonly World: WorldConstructor;
@@ -150,6 +152,35 @@ export interface Fx {
   exp(a: FxRaw): FxRaw;
   /** Natural logarithm; log of a value <= 0 is MIN. */
   log(a: FxRaw): FxRaw;
+}
+
+// ---- ValueNoise -------------------------------------------------------------------------
+
+export interface ValueNoiseConstructor {
+  /** The noise of a seed in [0, 2^64) (a safe-integer number or a bigint). */
+  new (seed: number | bigint): ValueNoise;
+}
+
+/**
+ * One octave of smoothed 2-D value noise: the core's `ValueNoise`, the same lattice hash on
+ * every build. Two forms sample the same lattice: `octave` (f32, for renderers) and
+ * `octaveFx` (integer-only, what a simulation would derive terrain from; never feed the f32
+ * form back into a simulation). A plain value: nothing to delete.
+ */
+export interface ValueNoise {
+  readonly seed: bigint;
+  /** The lattice value at integer cell (xi, zi) of an octave, in [0, 1), an f32. xi, zi int32; octave >= 0 (default 0). */
+  corner(xi: number, zi: number, octave?: number): number;
+  /** {@link corner} truncated to 16 fractional bits, as a raw Q16.16. */
+  cornerFx(xi: number, zi: number, octave?: number): FxRaw;
+  /**
+   * Smoothstep-interpolated value at (x, z), lattice points `lattice` units apart, in [0, 1).
+   * Arguments are rounded to f32; a lattice that is not positive (or NaN) counts as 1, NaN
+   * coordinates as 0. The result is an f32, the same on every build.
+   */
+  octave(x: number, z: number, lattice: number, octave?: number): number;
+  /** The integer-only form: raw Q16.16 arguments and result, exact cell and fraction. */
+  octaveFx(x: FxRaw, z: FxRaw, lattice: FxRaw, octave?: number): FxRaw;
 }
 
 // ---- Time -------------------------------------------------------------------------------
@@ -338,6 +369,19 @@ export interface ConfigRangeError extends RangeError {
   readonly code: string;
 }
 
+/** One thing a step did. */
+export interface StepEvent {
+  /**
+   * `captured`: a pellet fell into `player`'s well and respawned under its next generation;
+   * `joined` / `left`: `player` became / stopped being a member; `join_refused`: `player`'s
+   * join found `maxPlayers` wells present.
+   */
+  kind: 'captured' | 'joined' | 'left' | 'join_refused';
+  player: number;
+  /** captured: the pellet's index; otherwise 0. */
+  pellet: number;
+}
+
 /** Digests of the parts of a world, each 16 hex digits. */
 export interface SectionDigests {
   config: DigestHex;
@@ -386,6 +430,13 @@ export interface World extends Deletable {
   readonly pelletCount: number;
   /** Pellets captured over the whole run. */
   readonly captures: number;
+  /**
+   * What the last step did, a fresh array: per input in canonical order the joins, leaves and
+   * refused joins, then per pellet in index order the captures. Events are not state: they
+   * are never digested or snapshotted, and a new, cloned or restored world has none. After a
+   * scenario's `step(n)`, the events of its last tick.
+   */
+  events(): StepEvent[];
   /**
    * Advances exactly one tick with that tick's inputs, in any order: input objects, or their
    * canonical bytes ({@link Tandem.encodeInputs}: a Uint8Array of 13-byte records, e.g. as

@@ -401,6 +401,8 @@ function makeWorld(m, inputs, knobs) {
     config() { return knobs.fromCpp(this.#live().config()); }
     get pelletCount() { return this.#live().pelletCount(); }
     get captures() { return this.#live().captures(); }
+    /** What the last step did: [{kind, player, pellet}], a fresh array (empty before any step). */
+    events() { return this.#live().events(); }
 
     /** inputs: an array of input objects, or a Uint8Array of canonical 13-byte records. */
     step(tickInputs = NO_INPUTS) {
@@ -435,6 +437,46 @@ function makeWorld(m, inputs, knobs) {
 
   if (Symbol.dispose) World.prototype[Symbol.dispose] = World.prototype.delete;
   return { World, adoptWorld, detachWorld, handleOf };
+}
+
+// ---- ValueNoise: the core's noise, a plain value (its seed), nothing to delete ------------
+
+function makeNoise(m) {
+  const int32 = (where, v) => integer(where, v, INT32_MIN, INT32_MAX);
+  const octaveOf = (where, v) => integer(where, v, 0, UINT32_MAX);
+
+  class ValueNoise {
+    #hi;
+    #lo;
+
+    /** @param {number|bigint} seed in [0, 2^64) */
+    constructor(seed) {
+      ({ hi: this.#hi, lo: this.#lo } = u64Words('new ValueNoise: seed', seed));
+    }
+
+    get seed() { return (BigInt(this.#hi) << 32n) | BigInt(this.#lo); }
+
+    corner(xi, zi, octave = 0) {
+      return m.noise_corner(this.#hi, this.#lo, int32('ValueNoise.corner: xi', xi), int32('ValueNoise.corner: zi', zi),
+        octaveOf('ValueNoise.corner: octave', octave));
+    }
+
+    cornerFx(xi, zi, octave = 0) {
+      return m.noise_corner_fx(this.#hi, this.#lo, int32('ValueNoise.cornerFx: xi', xi), int32('ValueNoise.cornerFx: zi', zi),
+        octaveOf('ValueNoise.cornerFx: octave', octave));
+    }
+
+    octave(x, z, lattice, octave = 0) {
+      return m.noise_octave(this.#hi, this.#lo, number('ValueNoise.octave: x', x), number('ValueNoise.octave: z', z),
+        number('ValueNoise.octave: lattice', lattice), octaveOf('ValueNoise.octave: octave', octave));
+    }
+
+    octaveFx(x, z, lattice, octave = 0) {
+      return m.noise_octave_fx(this.#hi, this.#lo, raw('ValueNoise.octaveFx: x', x), raw('ValueNoise.octaveFx: z', z),
+        raw('ValueNoise.octaveFx: lattice', lattice), octaveOf('ValueNoise.octaveFx: octave', octave));
+    }
+  }
+  return ValueNoise;
 }
 
 // ---- Scenarios -----------------------------------------------------------------------------
@@ -541,6 +583,7 @@ export default async function createTandem(options = {}) {
     version: m.version(),
     fingerprint: m.fingerprint(),
     fx: makeFx(m),
+    ValueNoise: makeNoise(m),
     FixedTimestep,
     Periodic,
     World,

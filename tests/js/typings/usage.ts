@@ -3,7 +3,7 @@
 import createTandem, {
   InputError, SnapshotError,
   type DigestHex, type FixedTimestep, type FxRaw, type Input, type Scenario, type SectionDigests, type Tandem,
-  type TickDigest, type World, type WorldConfigValues, type ConfigRangeError,
+  type TickDigest, type World, type WorldConfigValues, type ConfigRangeError, type StepEvent, type ValueNoise,
 } from 'tandem';
 
 const tandem: Tandem = await createTandem();
@@ -63,6 +63,12 @@ try {
   if (error instanceof RangeError) console.log((error as ConfigRangeError).field, (error as ConfigRangeError).code);
 }
 console.log(seed, knobs, tuned.config().theta);
+const happened: StepEvent[] = world.events();
+const captured: number[] = happened.filter((e) => e.kind === 'captured').map((e) => e.pellet + e.player);
+const noise: ValueNoise = new tandem.ValueNoise(42n);
+const height: number = noise.octave(1.5, 2.5, 64, 1) + noise.corner(1, 2) + new tandem.ValueNoise(7).seed.toString().length;
+const heightFx: FxRaw = noise.octaveFx(fx.fromInt(3), fx.fromInt(4), fx.fromInt(64)) + noise.cornerFx(1, 2, 0);
+console.log(captured, height, heightFx);
 const tick: number = world.tick + world.pelletCount + world.captures;
 const positions: Float32Array = world.pelletPositions();
 const wellX: FxRaw | undefined = world.wells()[0]?.pos.x;
