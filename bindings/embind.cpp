@@ -9,11 +9,14 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
+#include "tandem/core/noise.hpp"
 #include "tandem/core/timestep.hpp"
 #include "tandem/world/scenario.hpp"
 #include "tandem/world/world.hpp"
@@ -100,50 +103,218 @@ double periodic_pending_ns(const Periodic& p) { return ns_number(p.pending_ns())
 double periodic_remaining_ns(const Periodic& p) { return ns_number(p.remaining_ns()); }
 void periodic_reset(Periodic& p) { p.reset(); }
 
-// ---- World ---------------------------------------------------------------------------------
-
 namespace w = tandem::world;
 
-// A world plus the scratch its JS views point into. The float copy is the render edge:
-// positions leave through to_f32, one way, and nothing reads them back.
+// ---- Inputs: the world's canonical 13-byte records are the only form an input takes into
+// the world. Objects from JS are written into records by append_input and every record is read
+// back by read_input, so the ES module, the wire and replays share one encoding.
+
+// The kind names JS uses, indexed by the kind byte of the encoding (InputKind's value).
+constexpr std::string_view kind_names[] = {"join", "leave", "steer"};
+static_assert(static_cast<uint8_t>(w::InputKind::join) == 0 && static_cast<uint8_t>(w::InputKind::leave) == 1 &&
+              static_cast<uint8_t>(w::InputKind::steer) == 2 && std::size(kind_names) == 3);
+
+val input_kind_names() {
+    val out = val::array();
+    for (std::string_view name : kind_names) out.call<void>("push", std::string(name));
+    return out;
+}
+
+// A JS Uint8Array copied into `out`, whose capacity is reused from call to call.
+void copy_bytes(const val& bytes, std::vector<uint8_t>& out) {
+    out.resize(bytes["length"].as<uint32_t>());
+    // After the resize: growing the heap detaches views made before it.
+    val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", bytes);
+}
+
+// Objects {player, kind, target: {x, y}} as records appended to `out`. tandem.mjs has checked
+// every field's type and range and that kind is one of kind_names; a leave may omit target.
+void append_objects(const val& inputs, std::vector<uint8_t>& out) {
+    const uint32_t n = inputs["length"].as<uint32_t>();
+    for (uint32_t i = 0; i < n; ++i) {
+        const val o = inputs[i];
+        w::Input input;
+        input.player = o["player"].as<uint32_t>();
+        const std::string kind = o["kind"].as<std::string>();
+        for (uint8_t k = 0; k < std::size(kind_names); ++k) {
+            if (kind == kind_names[k]) input.kind = static_cast<w::InputKind>(k);
+        }
+        const val target = o["target"];
+        if (!target.isUndefined()) input.target = tandem::Vec2{fx(target["x"].as<int32_t>()), fx(target["y"].as<int32_t>())};
+        w::append_input(out, input);
+    }
+}
+
+// The records of `bytes` decoded into `out`, or the first refused record: {index, code,
+// message} for tandem.mjs's InputError. A length that is not a multiple of 13 leaves a short
+// last record, refused as truncated.
+val read_records(std::span<const uint8_t> bytes, std::vector<w::Input>& out) {
+    out.clear();
+    uint32_t index = 0;
+    for (std::size_t at = 0; at < bytes.size(); at += w::input_wire_bytes, ++index) {
+        const auto read = w::read_input(bytes.subspan(at, std::min<std::size_t>(w::input_wire_bytes, bytes.size() - at)));
+        if (!read) {
+            val refusal = val::object();
+            refusal.set("index", index);
+            refusal.set("code", std::string(read.code()));
+            refusal.set("message", std::string(read.message()));
+            return refusal;
+        }
+        out.push_back(*read);
+    }
+    return val::null();
+}
+
+val bytes_to_js(std::span<const uint8_t> bytes) {
+    // new Uint8Array(view) copies, so the JS array outlives the C++ bytes.
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+}
+
+// tandem.encodeInputs: objects to the canonical bytes.
+val inputs_encode(const val& inputs) {
+    std::vector<uint8_t> bytes;
+    append_objects(inputs, bytes);
+    return bytes_to_js(bytes);
+}
+
+// tandem.decodeInputs: canonical bytes to objects, or the refusal of read_records.
+val inputs_decode(const val& js_bytes) {
+    std::vector<uint8_t> bytes;
+    copy_bytes(js_bytes, bytes);
+    std::vector<w::Input> inputs;
+    if (val refusal = read_records(bytes, inputs); !refusal.isNull()) return refusal;
+    val out = val::array();
+    for (const w::Input& input : inputs) {
+        val o = val::object();
+        o.set("player", input.player);
+        o.set("kind", std::string(kind_names[static_cast<uint8_t>(input.kind)]));
+        val target = val::object();
+        target.set("x", input.target.x.raw());
+        target.set("y", input.target.y.raw());
+        o.set("target", target);
+        out.call<void>("push", o);
+    }
+    return out;
+}
+
+// ---- World ---------------------------------------------------------------------------------
+
+// A world, the Stepper that steps it (its scratch, and the events of its last step), and the
+// buffers the JS calls reuse. A tick reuses all of them: once they have grown to the largest
+// tick seen, stepping allocates no C++ memory (the JS handles Embind makes for the arguments
+// aside). The float copy is the render edge: positions leave through to_f32, one way, and
+// nothing reads them back.
 struct WorldBox {
     w::World world;
-    std::vector<float> positions;   // pelletPositions(): x0 y0 x1 y1 ...
-    std::vector<w::Input> inputs;   // step(): reused so a tick allocates nothing
-    w::Stepper stepper;             // step(): the step's scratch, reused likewise
+    w::Stepper stepper;
+    std::vector<float> positions;      // pelletPositions(): x0 y0 x1 y1 ...
+    std::vector<uint8_t> input_bytes;  // step(): this tick's inputs as canonical records
+    std::vector<w::Input> inputs;      // step(): the same, decoded
 };
 
-WorldBox box(w::World world) { return WorldBox{std::move(world), {}, {}, {}}; }
+WorldBox box(w::World world) { return WorldBox{std::move(world), {}, {}, {}, {}}; }
 
-// A fresh world: default_config() with the overrides tandem.mjs passed (only the keys the
-// caller set, already type-checked), or the name of the first field validate() refused.
+// ---- Config: every knob of WorldConfig, by for_each_config_field, under its camelCase name.
+// A u32 knob crosses as a number, an Fx knob as its raw int32, the u64 seed as {hi, lo}
+// (two u32 words: a JS number cannot hold it and BigInt would need -sWASM_BIGINT).
+
+std::string camel(std::string_view snake) {
+    std::string out;
+    for (std::size_t i = 0; i < snake.size(); ++i) {
+        if (snake[i] == '_' && i + 1 < snake.size()) out += static_cast<char>(snake[++i] - 'a' + 'A');
+        else out += snake[i];
+    }
+    return out;
+}
+
+template <class Field>
+constexpr const char* knob_type() {
+    if constexpr (std::is_same_v<Field, uint64_t>) return "u64";
+    else if constexpr (std::is_same_v<Field, uint32_t>) return "u32";
+    else return "fx";
+}
+
+// [{name, type}] in for_each_config_field order: what tandem.mjs checks a config against.
+val config_knobs() {
+    val out = val::array();
+    const w::WorldConfig defaults = w::default_config();
+    for_each_config_field(defaults, [&](std::string_view name, auto field) {
+        val o = val::object();
+        o.set("name", camel(name));
+        o.set("type", std::string(knob_type<decltype(field)>()));
+        out.call<void>("push", o);
+    });
+    return out;
+}
+
+val config_to_js(const w::WorldConfig& config) {
+    val out = val::object();
+    for_each_config_field(config, [&](std::string_view name, auto field) {
+        using Field = decltype(field);
+        if constexpr (std::is_same_v<Field, uint64_t>) {
+            val words = val::object();
+            words.set("hi", static_cast<uint32_t>(field >> 32));
+            words.set("lo", static_cast<uint32_t>(field));
+            out.set(camel(name), words);
+        } else if constexpr (std::is_same_v<Field, uint32_t>) {
+            out.set(camel(name), field);
+        } else {
+            out.set(camel(name), field.raw());
+        }
+    });
+    return out;
+}
+
+val default_config_js() { return config_to_js(w::default_config()); }
+
+// A fresh world: default_config() with the knobs the caller set (tandem.mjs has checked each
+// one's type and that it is a knob), or validate()'s refusal as {field, code, message}.
 val world_create(const val& overrides) {
     w::WorldConfig config = w::default_config();
-    const auto has = [&](const char* key) { return !overrides[key].isUndefined(); };
-    if (has("seedHi")) {
-        config.seed = (uint64_t{overrides["seedHi"].as<uint32_t>()} << 32) | overrides["seedLo"].as<uint32_t>();
-    }
-    if (has("tickHz")) config.tick_hz = overrides["tickHz"].as<uint32_t>();
-    if (has("arenaSize")) config.arena_size = fx(overrides["arenaSize"].as<int32_t>());
-    if (has("pelletCount")) config.pellet_count = overrides["pelletCount"].as<uint32_t>();
-    if (has("maxPlayers")) config.max_players = overrides["maxPlayers"].as<uint32_t>();
+    for_each_config_field(config, [&](std::string_view name, auto& field) {
+        const val v = overrides[camel(name)];
+        if (v.isUndefined()) return;
+        using Field = std::remove_reference_t<decltype(field)>;
+        if constexpr (std::is_same_v<Field, uint64_t>) {
+            field = (uint64_t{v["hi"].as<uint32_t>()} << 32) | v["lo"].as<uint32_t>();
+        } else if constexpr (std::is_same_v<Field, uint32_t>) {
+            field = v.as<uint32_t>();
+        } else {
+            field = tandem::Fx::from_raw(v.as<int32_t>());
+        }
+    });
     auto made = w::make_world(config);
-    if (!made) return val(std::string(w::config_field(made.error())));
+    if (!made) {
+        val refusal = val::object();
+        refusal.set("field", camel(w::config_field(made.error())));
+        refusal.set("code", std::string(made.code()));
+        refusal.set("message", std::string(made.message()));
+        return refusal;
+    }
     return val(box(std::move(made).value()));
 }
 
+val world_config(const WorldBox& b) { return config_to_js(b.world.config); }
+
 double world_tick(const WorldBox& b) { return static_cast<double>(b.world.tick); }
 
-// inputs: Int32Array of (player, kind, target.x raw, target.y raw) per input, already
-// validated by tandem.mjs (player is a uint32 stored in an int32 slot).
-void world_step(WorldBox& b, const val& packed) {
-    const std::vector<int32_t> words = emscripten::convertJSArrayToNumberVector<int32_t>(packed);
-    b.inputs.clear();
-    for (std::size_t i = 0; i + 4 <= words.size(); i += 4) {
-        b.inputs.push_back(w::Input{static_cast<uint32_t>(words[i]), static_cast<w::InputKind>(words[i + 1]),
-                                    tandem::Vec2{fx(words[i + 2]), fx(words[i + 3])}});
-    }
+// One tick with the records in b.input_bytes: every record is read before the world is
+// touched, so a refused one (returned as read_records says) leaves the world as it was.
+val step_records(WorldBox& b) {
+    if (val refusal = read_records(b.input_bytes, b.inputs); !refusal.isNull()) return refusal;
     b.stepper.step(b.world, b.inputs);
+    return val::null();
+}
+// World.step(Uint8Array): the caller's canonical records.
+val world_step_bytes(WorldBox& b, const val& bytes) {
+    copy_bytes(bytes, b.input_bytes);
+    return step_records(b);
+}
+// World.step(objects): each object through append_input, then the same path as bytes.
+val world_step_objects(WorldBox& b, const val& inputs) {
+    b.input_bytes.clear();
+    append_objects(inputs, b.input_bytes);
+    return step_records(b);
 }
 
 std::string world_digest(const WorldBox& b) { return hex64(w::digest(b.world)); }
@@ -158,14 +329,11 @@ val world_section_digests(const WorldBox& b) {
     return out;
 }
 
-val world_snapshot(const WorldBox& b) {
-    const std::vector<uint8_t> bytes = w::encode(b.world);
-    // new Uint8Array(view) copies, so the JS array outlives this vector.
-    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
-}
+val world_snapshot(const WorldBox& b) { return bytes_to_js(w::encode(b.world)); }
 // A world, or the decoder's typed reason as its stable name ("truncated", "bad_magic", ...).
 val world_from_snapshot(const val& bytes) {
-    const std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+    std::vector<uint8_t> data;
+    copy_bytes(bytes, data);
     auto r = w::decode(std::span<const uint8_t>(data));
     if (!r) return val(std::string(r.code()));
     return val(box(std::move(r).value()));
@@ -211,11 +379,42 @@ val world_scores(const WorldBox& b) {
     }
     return out;
 }
+// The events of the world's last step (the Stepper's list, valid until the next step) as
+// fresh objects {kind, player, pellet}, in the order the step reported them.
+val world_events(const WorldBox& b) {
+    val out = val::array();
+    for (const w::Event& e : b.stepper.events()) {
+        val o = val::object();
+        o.set("kind", std::string(w::event_name(e.kind)));
+        o.set("player", e.player);
+        o.set("pellet", e.pellet);
+        out.call<void>("push", o);
+    }
+    return out;
+}
 double world_captures(const WorldBox& b) { return static_cast<double>(b.world.captures); }
 uint32_t world_pellet_count(const WorldBox& b) { return static_cast<uint32_t>(b.world.pellets.size()); }
 std::string world_dump(const WorldBox& b) { return w::dump(b.world); }
 bool world_equals(const WorldBox& a, const WorldBox& b) { return a.world == b.world; }
 WorldBox world_clone(const WorldBox& b) { return box(b.world); }
+
+// ---- ValueNoise: the core's noise, so a page draws from the very function the simulation
+// would derive terrain from. A ValueNoise is its seed: it crosses as {hi, lo} u32 words on
+// every call, and nothing is allocated.
+
+tandem::ValueNoise value_noise(uint32_t hi, uint32_t lo) { return tandem::ValueNoise((uint64_t{hi} << 32) | lo); }
+float noise_corner(uint32_t hi, uint32_t lo, int32_t xi, int32_t zi, uint32_t octave) {
+    return value_noise(hi, lo).corner(xi, zi, octave);
+}
+Raw noise_corner_fx(uint32_t hi, uint32_t lo, int32_t xi, int32_t zi, uint32_t octave) {
+    return value_noise(hi, lo).corner_fx(xi, zi, octave).raw();
+}
+float noise_octave(uint32_t hi, uint32_t lo, float x, float z, float lattice, uint32_t octave) {
+    return value_noise(hi, lo).octave(x, z, lattice, octave);
+}
+Raw noise_octave_fx(uint32_t hi, uint32_t lo, Raw x, Raw z, Raw lattice, uint32_t octave) {
+    return value_noise(hi, lo).octave_fx(fx(x), fx(z), fx(lattice), octave).raw();
+}
 
 // ---- Scenarios -------------------------------------------------------------------------------
 
@@ -327,7 +526,9 @@ EMSCRIPTEN_BINDINGS(tandem) {
 
     class_<WorldBox>("World")
         .function("tick", &world_tick)
-        .function("step", &world_step)
+        .function("config", &world_config)
+        .function("stepBytes", &world_step_bytes)
+        .function("stepObjects", &world_step_objects)
         .function("digest", &world_digest)
         .function("sectionDigests", &world_section_digests)
         .function("snapshot", &world_snapshot)
@@ -335,11 +536,17 @@ EMSCRIPTEN_BINDINGS(tandem) {
         .function("wells", &world_wells)
         .function("scores", &world_scores)
         .function("captures", &world_captures)
+        .function("events", &world_events)
         .function("pelletCount", &world_pellet_count)
         .function("dump", &world_dump)
         .function("equals", &world_equals)
         .function("clone", &world_clone);
     function("world_create", &world_create);
+    function("config_knobs", &config_knobs);
+    function("default_config", &default_config_js);
+    function("input_kind_names", &input_kind_names);
+    function("inputs_encode", &inputs_encode);
+    function("inputs_decode", &inputs_decode);
     function("world_from_snapshot", &world_from_snapshot);
 
     class_<ScenarioBox>("Scenario")
@@ -348,6 +555,11 @@ EMSCRIPTEN_BINDINGS(tandem) {
         .function("step", &scenario_step)
         .function("digest", &scenario_digest)
         .function("world", &scenario_world, emscripten::allow_raw_pointers());
+    function("noise_corner", &noise_corner);
+    function("noise_corner_fx", &noise_corner_fx);
+    function("noise_octave", &noise_octave);
+    function("noise_octave_fx", &noise_octave_fx);
+
     function("scenario_list", &scenario_list);
     function("scenario_open", &scenario_open);
     function("scenario_resume", &scenario_resume);

@@ -44,12 +44,38 @@ export interface Tandem {
   readonly fingerprint: string;
   /** Q16.16 arithmetic on raw values, bit-identical to the native build. */
   readonly fx: Fx;
+  /** The core's value noise (the renderer's f32 form and the simulation's Fx form). */
+  readonly ValueNoise: ValueNoiseConstructor;
   readonly FixedTimestep: FixedTimestepConstructor;
   readonly Periodic: PeriodicConstructor;
   readonly World: WorldConstructor;
+  /** The 16 knobs of {@link WorldConfig} in their canonical order, with how each crosses. */
+  readonly configKnobs: readonly ConfigKnob[];
+  /** The config `new World()` uses: every knob at its default (a fresh object). */
+  defaultConfig(): WorldConfigValues;
   readonly Scenario: ScenarioStatic;
   /** The error class {@link WorldConstructor.fromSnapshot} throws. */
   readonly SnapshotError: typeof SnapshotError;
+  /** The error class thrown for refused input bytes ({@link World.step}, {@link Tandem.decodeInputs}). */
+  readonly InputError: typeof InputError;
+  /** Bytes per input in the canonical encoding: 13. */
+  readonly INPUT_BYTES: 13;
+  /** The input kinds, indexed by their kind byte: `['join', 'leave', 'steer']`. */
+  readonly inputKinds: readonly InputKind[];
+  /**
+   * Inputs as the world's canonical bytes, the same the wire and replays carry: per input, in
+   * the order given, 13 bytes little-endian, `u32 player | u8 kind (0 join, 1 leave, 2 steer) |
+   * i32 target.x raw | i32 target.y raw` (a leave without a target is written with 0, 0).
+   * Written by the C++ world's own encoder.
+   * @throws TypeError or RangeError naming the field of a malformed input
+   */
+  encodeInputs(inputs: readonly Input[]): Uint8Array;
+  /**
+   * Canonical input bytes back to objects, read by the C++ world's own decoder.
+   * @throws InputError naming the first refused record (`truncated`: the length is not a
+   *   multiple of 13; `bad_kind`: a kind byte other than 0, 1, 2); TypeError for a non-Uint8Array
+   */
+  decodeInputs(bytes: Uint8Array): Input[];
   /** Every named scenario, in the order `tandem scenarios` lists them. */
   scenarios(): ScenarioInfo[];
   /**
@@ -126,6 +152,35 @@ export interface Fx {
   exp(a: FxRaw): FxRaw;
   /** Natural logarithm; log of a value <= 0 is MIN. */
   log(a: FxRaw): FxRaw;
+}
+
+// ---- ValueNoise -------------------------------------------------------------------------
+
+export interface ValueNoiseConstructor {
+  /** The noise of a seed in [0, 2^64) (a safe-integer number or a bigint). */
+  new (seed: number | bigint): ValueNoise;
+}
+
+/**
+ * One octave of smoothed 2-D value noise: the core's `ValueNoise`, the same lattice hash on
+ * every build. Two forms sample the same lattice: `octave` (f32, for renderers) and
+ * `octaveFx` (integer-only, what a simulation would derive terrain from; never feed the f32
+ * form back into a simulation). A plain value: nothing to delete.
+ */
+export interface ValueNoise {
+  readonly seed: bigint;
+  /** The lattice value at integer cell (xi, zi) of an octave, in [0, 1), an f32. xi, zi int32; octave >= 0 (default 0). */
+  corner(xi: number, zi: number, octave?: number): number;
+  /** {@link corner} truncated to 16 fractional bits, as a raw Q16.16. */
+  cornerFx(xi: number, zi: number, octave?: number): FxRaw;
+  /**
+   * Smoothstep-interpolated value at (x, z), lattice points `lattice` units apart, in [0, 1).
+   * Arguments are rounded to f32; a lattice that is not positive (or NaN) counts as 1, NaN
+   * coordinates as 0. The result is an f32, the same on every build.
+   */
+  octave(x: number, z: number, lattice: number, octave?: number): number;
+  /** The integer-only form: raw Q16.16 arguments and result, exact cell and fraction. */
+  octaveFx(x: FxRaw, z: FxRaw, lattice: FxRaw, octave?: number): FxRaw;
 }
 
 // ---- Time -------------------------------------------------------------------------------
@@ -253,19 +308,78 @@ export interface SteerInput {
 }
 /** One player's input for one tick. */
 export type Input = JoinInput | LeaveInput | SteerInput;
+export type InputKind = Input['kind'];
 
-/** Knobs a JS caller may set; every other one keeps the C++ default. */
+/**
+ * Every knob of the simulation (the C++ WorldConfig), in its canonical order. Each one is
+ * optional in `new World(config)` (an unset knob keeps its default, {@link Tandem.defaultConfig})
+ * and every one is present in {@link World.config}. Fx knobs are raw Q16.16 integers
+ * (`units * 65536`; {@link Fx.toNumber} gives a number). The ranges are checked by the C++
+ * `validate()`: a knob outside its range throws a RangeError naming it and its range.
+ */
 export interface WorldConfig {
-  /** The world's random seed, in [0, 2^64). Default 1. */
-  seed?: number | bigint;
+  /** The world's random seed, in [0, 2^64): a safe-integer number or a bigint (read back as a bigint). Default 1. */
+  seed: number | bigint;
   /** Ticks per second, 1..1000. Default 60. */
-  tickHz?: number;
-  /** The arena's side as raw Q16.16, 16..4096 units. Default 1024 units. */
-  arenaSize?: FxRaw;
+  tickHz: number;
+  /** The arena's side, 16..4096 units (raw 1048576..268435456). Default 1024 units. */
+  arenaSize: FxRaw;
   /** Pellets, 0..131072. Default 1024. */
-  pelletCount?: number;
-  /** Players admitted, 0..64. Default 16. */
-  maxPlayers?: number;
+  pelletCount: number;
+  /** Players admitted (joins beyond are refused), 0..64. Default 16. */
+  maxPlayers: number;
+  /** A well's gravity, G * M in units^3/s^2, >= 0. Default 6000 units. */
+  wellStrength: FxRaw;
+  /** One pellet's gravity on the others, >= 0. Default 1/16 (raw 4096). */
+  pelletStrength: FxRaw;
+  /** Plummer softening length, 1..64 units. Default 8. */
+  softening: FxRaw;
+  /** A pellet this close to a well falls in, 0..256 units. Default 12. */
+  captureRadius: FxRaw;
+  /** The spring pulling a well toward its target (1/s^2), >= 0. Default 4. */
+  steerGain: FxRaw;
+  /** A well's velocity damping (1/s), >= 0. Default 3. */
+  steerDamping: FxRaw;
+  /** Per-axis clamp of a well's acceleration, >= 0. Default 400 units/s^2. */
+  maxWellAccel: FxRaw;
+  /** Per-axis clamp of a pellet's velocity, >= 0. Default 300 units/s. */
+  maxPelletSpeed: FxRaw;
+  /** Velocity kept on a wall bounce, 0..1 (raw 0..65536). Default 0.75. */
+  wallRestitution: FxRaw;
+  /** The Barnes-Hut opening angle, 0..4. Default 0.7 (raw 45875). */
+  theta: FxRaw;
+  /** The quadtree's depth bound, 1..24. Default 12. */
+  treeMaxDepth: number;
+}
+
+/** A world's config as {@link World.config} returns it: every knob, the seed a bigint. */
+export type WorldConfigValues = Omit<WorldConfig, 'seed'> & { seed: bigint };
+
+/** One knob's name and how it crosses: `u64` (the seed), `u32` (a number), `fx` (a raw Q16.16). */
+export interface ConfigKnob {
+  readonly name: keyof WorldConfig;
+  readonly type: 'u64' | 'u32' | 'fx';
+}
+
+/** The RangeError `new World` throws for a knob outside its range. */
+export interface ConfigRangeError extends RangeError {
+  /** The knob, e.g. `'softening'`. */
+  readonly field: keyof WorldConfig;
+  /** The C++ validate()'s code, e.g. `'softening_out_of_range'`. */
+  readonly code: string;
+}
+
+/** One thing a step did. */
+export interface StepEvent {
+  /**
+   * `captured`: a pellet fell into `player`'s well and respawned under its next generation;
+   * `joined` / `left`: `player` became / stopped being a member; `join_refused`: `player`'s
+   * join found `maxPlayers` wells present.
+   */
+  kind: 'captured' | 'joined' | 'left' | 'join_refused';
+  player: number;
+  /** captured: the pellet's index; otherwise 0. */
+  pellet: number;
 }
 
 /** Digests of the parts of a world, each 16 hex digits. */
@@ -293,9 +407,11 @@ export interface Score {
 export interface WorldConstructor {
   /**
    * A fresh world: pellets placed from the seed, no players.
-   * @throws TypeError for a field of the wrong type, RangeError naming a field out of range
+   * @param config any of the knobs; the rest keep their defaults
+   * @throws TypeError for a knob of the wrong type or a key that is not a knob;
+   *   {@link ConfigRangeError} (a RangeError) naming a knob out of range and the range
    */
-  new (config?: WorldConfig): World;
+  new (config?: Partial<WorldConfig>): World;
   /**
    * Decodes a snapshot written by {@link World.snapshot} of any build (native or wasm) with
    * the same fingerprint. The bytes are only read.
@@ -309,16 +425,28 @@ export interface WorldConstructor {
 export interface World extends Deletable {
   /** Ticks stepped since creation. */
   readonly tick: number;
+  /** Every knob of this world's config, a fresh object (the world cannot be reconfigured). */
+  config(): WorldConfigValues;
   readonly pelletCount: number;
   /** Pellets captured over the whole run. */
   readonly captures: number;
   /**
-   * Advances exactly one tick with that tick's inputs, in any order. Every input is checked
-   * before any is applied: a malformed one throws (TypeError or RangeError naming the field,
-   * e.g. `inputs[2].target.x`) and leaves the world as it was.
+   * What the last step did, a fresh array: per input in canonical order the joins, leaves and
+   * refused joins, then per pellet in index order the captures. Events are not state: they
+   * are never digested or snapshotted, and a new, cloned or restored world has none. After a
+   * scenario's `step(n)`, the events of its last tick.
+   */
+  events(): StepEvent[];
+  /**
+   * Advances exactly one tick with that tick's inputs, in any order: input objects, or their
+   * canonical bytes ({@link Tandem.encodeInputs}: a Uint8Array of 13-byte records, e.g. as
+   * received from the wire). Objects are written into records by the C++ encoder; every
+   * record is read back by the C++ decoder before the world is touched, so a malformed input
+   * throws and leaves the world as it was: a TypeError or RangeError naming the field
+   * (`inputs[2].target.x`) for an object, an InputError naming the record for bytes.
    * @returns this world
    */
-  step(inputs?: readonly Input[]): this;
+  step(inputs?: readonly Input[] | Uint8Array): this;
   /** The digest of the whole state; equal on every build for equal states. */
   digest(): DigestHex;
   sectionDigests(): SectionDigests;
@@ -354,6 +482,17 @@ export type SnapshotErrorCode =
   | 'value_out_of_range'
   | 'digest_mismatch'
   | 'trailing_bytes';
+
+/** Why input bytes were refused: the world's input decoder's typed reason. */
+export type InputErrorCode = 'truncated' | 'trailing_bytes' | 'bad_kind';
+
+/** Thrown for refused input records. The module stays usable after it. */
+export class InputError extends Error {
+  readonly name: 'InputError';
+  readonly code: InputErrorCode;
+  /** The refused record's position: bytes `13 * index` to `13 * index + 12`. */
+  readonly index: number;
+}
 
 /** Thrown by {@link WorldConstructor.fromSnapshot}. The module stays usable after it. */
 export class SnapshotError extends Error {

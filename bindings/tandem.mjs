@@ -218,42 +218,67 @@ function makeTime(m) {
 
 // ---- World ---------------------------------------------------------------------------------
 
-const INPUT_KINDS = Object.freeze({ join: 0, leave: 1, steer: 2 });
+// Inputs enter the world as the world's canonical bytes: 13 bytes per input, little-endian,
+//   u32 player | u8 kind (0 join, 1 leave, 2 steer) | i32 target.x raw | i32 target.y raw
+// the same records the wire and replays carry. A caller passes those bytes (a Uint8Array) or
+// plain objects, which the C++ writes into records with the world's own encoder; either way
+// the C++ reads every record back with the world's decoder before the world sees it.
+const INPUT_BYTES = 13;
 
-// Checks every input before any reaches the world, so a bad one leaves the world untouched.
-// Packed as (player, kind, target.x, target.y) int32 words.
-function packInputs(inputs) {
-  if (!Array.isArray(inputs)) throw new TypeError(`World.step: inputs must be an array, got ${show(inputs)}`);
-  const packed = new Int32Array(inputs.length * 4);
+// The decoder's typed reason for refusing an input record, and which record it was.
+export class InputError extends Error {
+  constructor(where, { index, code, message }) {
+    super(`${where}: input ${index} (bytes ${index * INPUT_BYTES}..${index * INPUT_BYTES + INPUT_BYTES - 1}) refused: ${message}`);
+    this.name = 'InputError';
+    this.code = code;
+    this.index = index;
+  }
+}
+
+// Checks every field of every input object before any reaches the C++, so a bad one leaves
+// the world untouched and the message names the field. `kinds` are the C++'s kind names.
+function checkInputObjects(where, inputs, kinds) {
+  if (!Array.isArray(inputs)) throw new TypeError(`${where}: inputs must be an array or a Uint8Array, got ${show(inputs)}`);
+  const accepted = kinds.map((k) => `'${k}'`).join(', ');
   for (let i = 0; i < inputs.length; ++i) {
-    const at = `World.step: inputs[${i}]`;
+    const at = `${where}: inputs[${i}]`;
     const input = inputs[i];
     if (input === null || typeof input !== 'object' || Array.isArray(input)) {
       throw new TypeError(`${at} must be an object {player, kind, target}, got ${show(input)}`);
     }
-    const player = integer(`${at}.player`, input.player, 0, UINT32_MAX);
-    if (typeof input.kind !== 'string') {
-      throw new TypeError(`${at}.kind must be a string ('join', 'leave' or 'steer'), got ${show(input.kind)}`);
-    }
-    if (!Object.hasOwn(INPUT_KINDS, input.kind)) {
-      throw new RangeError(`${at}.kind must be 'join', 'leave' or 'steer', got ${show(input.kind)}`);
-    }
-    let x = 0;
-    let y = 0;
+    integer(`${at}.player`, input.player, 0, UINT32_MAX);
+    if (typeof input.kind !== 'string') throw new TypeError(`${at}.kind must be a string (${accepted}), got ${show(input.kind)}`);
+    if (!kinds.includes(input.kind)) throw new RangeError(`${at}.kind must be one of ${accepted}, got ${show(input.kind)}`);
     if (input.kind !== 'leave' || input.target !== undefined) {
       const target = input.target;
       if (target === null || typeof target !== 'object') {
         throw new TypeError(`${at}.target must be an object {x, y} of raw Q16.16 integers, got ${show(target)}`);
       }
-      x = raw(`${at}.target.x`, target.x);
-      y = raw(`${at}.target.y`, target.y);
+      raw(`${at}.target.x`, target.x);
+      raw(`${at}.target.y`, target.y);
     }
-    packed[4 * i] = player | 0;
-    packed[4 * i + 1] = INPUT_KINDS[input.kind];
-    packed[4 * i + 2] = x;
-    packed[4 * i + 3] = y;
   }
-  return packed;
+  return inputs;
+}
+
+function makeInputs(m) {
+  const kinds = Object.freeze(m.input_kind_names());
+  return {
+    INPUT_BYTES,
+    inputKinds: kinds,
+    checkObjects: (where, inputs) => checkInputObjects(where, inputs, kinds),
+    /** Input objects as the canonical bytes (a fresh Uint8Array of 13 bytes per input). */
+    encodeInputs(inputs) {
+      return m.inputs_encode(checkInputObjects('encodeInputs', inputs, kinds));
+    },
+    /** Canonical bytes as input objects; an InputError names the first record refused. */
+    decodeInputs(bytes) {
+      if (!(bytes instanceof Uint8Array)) throw new TypeError(`decodeInputs: bytes must be a Uint8Array, got ${show(bytes)}`);
+      const result = m.inputs_decode(bytes);
+      if (!Array.isArray(result)) throw new InputError('decodeInputs', result);
+      return result;
+    },
+  };
 }
 
 // A snapshot's bytes: Uint8Array, any other ArrayBuffer view, or an ArrayBuffer.
@@ -273,35 +298,65 @@ export class SnapshotError extends Error {
   }
 }
 
-function seedWords(where, seed) {
-  if (typeof seed === 'number') {
-    integer(where, seed, 0, Number.MAX_SAFE_INTEGER);
-    return [Math.floor(seed / 2 ** 32), seed % 2 ** 32];
+const NO_INPUTS = new Uint8Array(0);
+
+// ---- Config: every knob of the C++ WorldConfig, named and typed by the C++ itself ---------
+
+// A u64 knob (the seed) crosses as two u32 words; from a safe integer or a bigint.
+function u64Words(where, value) {
+  if (typeof value === 'number') {
+    integer(where, value, 0, Number.MAX_SAFE_INTEGER);
+    return { hi: Math.floor(value / 2 ** 32), lo: value % 2 ** 32 };
   }
-  if (typeof seed === 'bigint') {
-    if (seed < 0n || seed > 0xffffffffffffffffn) throw new RangeError(`${where} must be in [0, 2^64), got ${seed}n`);
-    return [Number(seed >> 32n), Number(seed & 0xffffffffn)];
+  if (typeof value === 'bigint') {
+    if (value < 0n || value > 0xffffffffffffffffn) throw new RangeError(`${where} must be in [0, 2^64), got ${value}n`);
+    return { hi: Number(value >> 32n), lo: Number(value & 0xffffffffn) };
   }
-  throw new TypeError(`${where} must be a number or bigint, got ${show(seed)}`);
+  throw new TypeError(`${where} must be a number or bigint, got ${show(value)}`);
 }
 
-// The knobs a JS caller may override; every other one keeps the C++ default_config().
-// Checked for type here; the ranges are the C++ validate()'s, whose refusal names the field.
-function worldOverrides(config) {
-  const where = 'new World: config';
-  if (config === null || typeof config !== 'object') throw new TypeError(`${where} must be an object, got ${show(config)}`);
-  const out = {};
-  if (config.seed !== undefined) [out.seedHi, out.seedLo] = seedWords(`${where}.seed`, config.seed);
-  if (config.tickHz !== undefined) out.tickHz = integer(`${where}.tickHz`, config.tickHz, 0, UINT32_MAX);
-  if (config.arenaSize !== undefined) out.arenaSize = raw(`${where}.arenaSize`, config.arenaSize);
-  if (config.pelletCount !== undefined) out.pelletCount = integer(`${where}.pelletCount`, config.pelletCount, 0, UINT32_MAX);
-  if (config.maxPlayers !== undefined) out.maxPlayers = integer(`${where}.maxPlayers`, config.maxPlayers, 0, UINT32_MAX);
-  return out;
+function makeConfig(m) {
+  // [{name: 'tickHz', type: 'u32'}, ...] in the C++ for_each_config_field order: u64 (the seed),
+  // u32, or fx (a raw Q16.16 int32).
+  const knobs = Object.freeze(m.config_knobs().map((k) => Object.freeze(k)));
+  const names = knobs.map((k) => k.name);
+  const check = { u64: u64Words, u32: (where, v) => integer(where, v, 0, UINT32_MAX), fx: raw };
+
+  // The knobs a caller set, type-checked; the ranges are the C++ validate()'s.
+  function overrides(where, config) {
+    if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+      throw new TypeError(`${where} must be an object, got ${show(config)}`);
+    }
+    for (const key of Object.keys(config)) {
+      if (!names.includes(key)) throw new TypeError(`${where}.${key} is not a config knob (knobs: ${names.join(', ')})`);
+    }
+    const out = {};
+    for (const { name, type } of knobs) {
+      if (config[name] !== undefined) out[name] = check[type](`${where}.${name}`, config[name]);
+    }
+    return out;
+  }
+
+  // The C++ config as the JS one: every knob, the seed as a bigint.
+  function fromCpp(config) {
+    const out = {};
+    for (const { name, type } of knobs) {
+      const v = config[name];
+      out[name] = type === 'u64' ? (BigInt(v.hi) << 32n) | BigInt(v.lo) : v;
+    }
+    return out;
+  }
+
+  // validate()'s refusal: a RangeError naming the knob and its range, with the C++ code.
+  function refused(where, { field, code, message }) {
+    return Object.assign(new RangeError(`${where}.${field} is out of range: ${message}`), { code, field });
+  }
+
+  return { knobs, overrides, fromCpp, refused, defaults: () => fromCpp(m.default_config()) };
 }
 
-const camel = (snake) => snake.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
-function makeWorld(m) {
+function makeWorld(m, inputs, knobs) {
   let adoptWorld;
   let detachWorld;
   let handleOf;
@@ -310,16 +365,14 @@ function makeWorld(m) {
     #h;
     #owned;
 
-    /**
-     * @param {{seed?: number|bigint, tickHz?: number, arenaSize?: number, pelletCount?: number, maxPlayers?: number}} [config]
-     */
+    /** @param {object} [config] any of the 16 knobs (tandem.d.ts WorldConfig) */
     constructor(config = {}) {
       if (config === ADOPT) {
         this.#h = adopted.handle;
         this.#owned = adopted.owned;
       } else {
-        const result = m.world_create(worldOverrides(config));
-        if (typeof result === 'string') throw new RangeError(`new World: config.${camel(result)} is out of range`);
+        const result = m.world_create(knobs.overrides('new World: config', config));
+        if (result.field !== undefined) throw knobs.refused('new World: config', result);
         this.#h = result;
         this.#owned = true;
       }
@@ -344,12 +397,19 @@ function makeWorld(m) {
     }
 
     get tick() { return this.#live().tick(); }
+    /** Every knob of this world's config (a fresh object; Fx knobs raw, the seed a bigint). */
+    config() { return knobs.fromCpp(this.#live().config()); }
     get pelletCount() { return this.#live().pelletCount(); }
     get captures() { return this.#live().captures(); }
+    /** What the last step did: [{kind, player, pellet}], a fresh array (empty before any step). */
+    events() { return this.#live().events(); }
 
-    step(inputs = []) {
+    /** inputs: an array of input objects, or a Uint8Array of canonical 13-byte records. */
+    step(tickInputs = NO_INPUTS) {
       const handle = this.#live();
-      handle.step(packInputs(inputs));
+      const refusal = tickInputs instanceof Uint8Array ? handle.stepBytes(tickInputs)
+        : handle.stepObjects(inputs.checkObjects('World.step', tickInputs));
+      if (refusal !== null) throw new InputError('World.step', refusal);
       return this;
     }
 
@@ -377,6 +437,46 @@ function makeWorld(m) {
 
   if (Symbol.dispose) World.prototype[Symbol.dispose] = World.prototype.delete;
   return { World, adoptWorld, detachWorld, handleOf };
+}
+
+// ---- ValueNoise: the core's noise, a plain value (its seed), nothing to delete ------------
+
+function makeNoise(m) {
+  const int32 = (where, v) => integer(where, v, INT32_MIN, INT32_MAX);
+  const octaveOf = (where, v) => integer(where, v, 0, UINT32_MAX);
+
+  class ValueNoise {
+    #hi;
+    #lo;
+
+    /** @param {number|bigint} seed in [0, 2^64) */
+    constructor(seed) {
+      ({ hi: this.#hi, lo: this.#lo } = u64Words('new ValueNoise: seed', seed));
+    }
+
+    get seed() { return (BigInt(this.#hi) << 32n) | BigInt(this.#lo); }
+
+    corner(xi, zi, octave = 0) {
+      return m.noise_corner(this.#hi, this.#lo, int32('ValueNoise.corner: xi', xi), int32('ValueNoise.corner: zi', zi),
+        octaveOf('ValueNoise.corner: octave', octave));
+    }
+
+    cornerFx(xi, zi, octave = 0) {
+      return m.noise_corner_fx(this.#hi, this.#lo, int32('ValueNoise.cornerFx: xi', xi), int32('ValueNoise.cornerFx: zi', zi),
+        octaveOf('ValueNoise.cornerFx: octave', octave));
+    }
+
+    octave(x, z, lattice, octave = 0) {
+      return m.noise_octave(this.#hi, this.#lo, number('ValueNoise.octave: x', x), number('ValueNoise.octave: z', z),
+        number('ValueNoise.octave: lattice', lattice), octaveOf('ValueNoise.octave: octave', octave));
+    }
+
+    octaveFx(x, z, lattice, octave = 0) {
+      return m.noise_octave_fx(this.#hi, this.#lo, raw('ValueNoise.octaveFx: x', x), raw('ValueNoise.octaveFx: z', z),
+        raw('ValueNoise.octaveFx: lattice', lattice), octaveOf('ValueNoise.octaveFx: octave', octave));
+    }
+  }
+  return ValueNoise;
 }
 
 // ---- Scenarios -----------------------------------------------------------------------------
@@ -474,17 +574,27 @@ export default async function createTandem(options = {}) {
   if (options === null || typeof options !== 'object') throw new TypeError(`createTandem: options must be an object, got ${show(options)}`);
   const m = await createTandemWasm(await wasmOptions(options));
   const { FixedTimestep, Periodic } = makeTime(m);
-  const world = makeWorld(m);
+  const inputs = makeInputs(m);
+  const knobs = makeConfig(m);
+  const world = makeWorld(m, inputs, knobs);
   const { World } = world;
   const { Scenario, scenarios, runScenario } = makeScenarios(m, world);
   return Object.freeze({
     version: m.version(),
     fingerprint: m.fingerprint(),
     fx: makeFx(m),
+    ValueNoise: makeNoise(m),
     FixedTimestep,
     Periodic,
     World,
+    configKnobs: knobs.knobs,
+    defaultConfig: knobs.defaults,
     SnapshotError,
+    InputError,
+    INPUT_BYTES: inputs.INPUT_BYTES,
+    inputKinds: inputs.inputKinds,
+    encodeInputs: inputs.encodeInputs,
+    decodeInputs: inputs.decodeInputs,
     Scenario,
     scenarios,
     runScenario,

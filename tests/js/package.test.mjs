@@ -57,7 +57,11 @@ describe('the package', () => {
         lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
       files: ['usage.ts'],
     }));
-    execFileSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8', stdio: 'pipe' });
+    try {
+      execFileSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8', stdio: 'pipe' });
+    } catch (error) {
+      assert.fail(`tsc --strict refused the usage sample:\n${error.stdout}${error.stderr}`);
+    }
   });
 
   test('the typings reject misuse: a wrong input kind and a string where a raw Fx goes', () => {

@@ -1,9 +1,9 @@
 // A usage sample for `tsc --strict` (package.test.mjs): touches every export of tandem.d.ts
 // the way an application would, so a typing that is missing or wrong fails to compile.
 import createTandem, {
-  SnapshotError,
+  InputError, SnapshotError,
   type DigestHex, type FixedTimestep, type FxRaw, type Input, type Scenario, type SectionDigests, type Tandem,
-  type TickDigest, type World,
+  type TickDigest, type World, type WorldConfigValues, type ConfigRangeError, type StepEvent, type ValueNoise,
 } from 'tandem';
 
 const tandem: Tandem = await createTandem();
@@ -40,7 +40,35 @@ const inputs: Input[] = [
   { player: 2, kind: 'leave' },
 ];
 world.step(inputs).step();
+const records: Uint8Array = tandem.encodeInputs(inputs);
+world.step(records);
+const decoded: Input[] = tandem.decodeInputs(records.subarray(0, tandem.INPUT_BYTES * 2));
+const kinds: readonly ('join' | 'leave' | 'steer')[] = tandem.inputKinds;
+try {
+  tandem.decodeInputs(new Uint8Array(5));
+} catch (error) {
+  if (error instanceof InputError || error instanceof tandem.InputError) {
+    const reason: 'truncated' | 'trailing_bytes' | 'bad_kind' = error.code;
+    console.log(reason, error.index, decoded, kinds);
+  }
+}
 const sections: SectionDigests = world.sectionDigests();
+const config: WorldConfigValues = world.config();
+const seed: bigint = config.seed;
+const knobs: string[] = tandem.configKnobs.map((k) => `${k.name}:${k.type}`);
+const tuned = new tandem.World({ ...tandem.defaultConfig(), softening: fx.fromInt(9), treeMaxDepth: 10 });
+try {
+  new tandem.World({ theta: -1 });
+} catch (error) {
+  if (error instanceof RangeError) console.log((error as ConfigRangeError).field, (error as ConfigRangeError).code);
+}
+console.log(seed, knobs, tuned.config().theta);
+const happened: StepEvent[] = world.events();
+const captured: number[] = happened.filter((e) => e.kind === 'captured').map((e) => e.pellet + e.player);
+const noise: ValueNoise = new tandem.ValueNoise(42n);
+const height: number = noise.octave(1.5, 2.5, 64, 1) + noise.corner(1, 2) + new tandem.ValueNoise(7).seed.toString().length;
+const heightFx: FxRaw = noise.octaveFx(fx.fromInt(3), fx.fromInt(4), fx.fromInt(64)) + noise.cornerFx(1, 2, 0);
+console.log(captured, height, heightFx);
 const tick: number = world.tick + world.pelletCount + world.captures;
 const positions: Float32Array = world.pelletPositions();
 const wellX: FxRaw | undefined = world.wells()[0]?.pos.x;
