@@ -1,6 +1,6 @@
 // StateDigest throughput on arrays of 32-bit fields, beside memcpy of the same bytes in the
 // same run, so the ratio (goal: digest >= half of memcpy's bandwidth) is read off one
-// report. Timing only: nothing here checks digests, tests/core/digest_test.cpp does.
+// report; and the AVX2 XXH3 engine beside the baseline one. Timing only: nothing here checks digests, tests/core/digest_test.cpp does.
 #include "tandem/core/digest.hpp"
 
 #include <benchmark/benchmark.h>
@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
+#include <string>
 #include <vector>
 
 #include "tandem/core/random.hpp"
+#include "core/xxh3_engine.hpp"  // private: the engines StateDigest chooses between
 
 namespace {
 
@@ -93,9 +95,37 @@ void BM_digest_vs_memcpy_ratio(benchmark::State& state) {
     state.counters["digest_over_memcpy"] = memcpy_s / digest_s;
 }
 
+// The two XXH3 engines on the same bytes, alternating batches as above: what the run-time
+// choice of the AVX2 build buys over the baseline (SSE2 on x86-64) on this CPU.
+void BM_xxh3_avx2_vs_baseline(benchmark::State& state) {
+    const tandem::detail::Xxh3Engine* avx2 = tandem::detail::xxh3_avx2_engine();
+    if (avx2 == nullptr) {
+        state.SkipWithError("no AVX2 engine on this target or CPU");
+        return;
+    }
+    const tandem::detail::Xxh3Engine& baseline = tandem::detail::xxh3_baseline_engine();
+    const auto words = random_words(state.range(0));
+    const int64_t reps = std::max<int64_t>(1, (int64_t{1} << 20) / state.range(0));
+    double avx2_s = 0.0, baseline_s = 0.0;
+    for (auto _ : state) {
+        const double t0 = thread_cpu_seconds();
+        for (int64_t i = 0; i < reps; ++i) benchmark::DoNotOptimize(avx2->hash(words.data(), words.size() * 4));
+        const double t1 = thread_cpu_seconds();
+        for (int64_t i = 0; i < reps; ++i) benchmark::DoNotOptimize(baseline.hash(words.data(), words.size() * 4));
+        const double t2 = thread_cpu_seconds();
+        avx2_s += t1 - t0;
+        baseline_s += t2 - t1;
+    }
+    const double bytes = static_cast<double>(state.iterations() * reps) * static_cast<double>(state.range(0));
+    state.counters["avx2_GBps"] = bytes / avx2_s / 1e9;
+    state.counters[std::string(baseline.name) + "_GBps"] = bytes / baseline_s / 1e9;
+    state.counters["avx2_over_baseline"] = baseline_s / avx2_s;
+}
+
 }  // namespace
 
 BENCHMARK(BM_digest_write_u32s)->Arg(4 << 10)->Arg(64 << 10)->Arg(1 << 20);
 BENCHMARK(BM_memcpy)->Arg(4 << 10)->Arg(64 << 10)->Arg(1 << 20);
 BENCHMARK(BM_digest_write_u32_each)->Arg(4 << 10)->Arg(64 << 10)->Arg(1 << 20);
 BENCHMARK(BM_digest_vs_memcpy_ratio)->Arg(4 << 10)->Arg(64 << 10)->Arg(1 << 20);
+BENCHMARK(BM_xxh3_avx2_vs_baseline)->Arg(4 << 10)->Arg(64 << 10)->Arg(1 << 20);
