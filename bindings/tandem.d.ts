@@ -27,7 +27,9 @@ export interface CreateOptions {
  * ```js
  * import createTandem from 'tandem';
  * const tandem = await createTandem();
- * tandem.runScenario('orbits', 200, 100); // [{tick: 100, digest: '...'}, {tick: 200, ...}]
+ * tandem.runScenario('orbits', 200, 100);
+ * // [{tick: 0, digest: '656f604d8a0f0870'}, {tick: 100, digest: '2064337bae78a71d'},
+ * //  {tick: 200, digest: '766a39aa9e85e029'}]
  * ```
  */
 export default function createTandem(options?: CreateOptions): Promise<Tandem>;
@@ -79,9 +81,9 @@ export interface Tandem {
   /** Every named scenario, in the order `tandem scenarios` lists them. */
   scenarios(): ScenarioInfo[];
   /**
-   * Runs a scenario from tick 0 and returns its digest stream: one entry after every
-   * `every`-th tick and one after the last, identical to the native
-   * `tandem run --scenario NAME --ticks N --every K`.
+   * Runs a scenario from tick 0 and returns its digest stream: the entry of tick 0 (before
+   * any step), one after every `every`-th tick and one after the last (`ticks + 1` entries for
+   * `every` 1), identical to the native `tandem run --scenario NAME --ticks N --every K`.
    * @param name a name from {@link Tandem.scenarios}; otherwise RangeError
    * @param ticks ticks to run, an integer >= 0
    * @param every the reporting period in ticks, an integer >= 1 (default 1)
@@ -91,7 +93,7 @@ export interface Tandem {
 
 /** One line of a digest stream. */
 export interface TickDigest {
-  /** The world's tick after stepping (the number of ticks stepped since creation). */
+  /** The world's tick: the number of ticks stepped since tick 0 (0 for the first entry). */
   tick: number;
   digest: DigestHex;
 }

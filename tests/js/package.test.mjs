@@ -3,24 +3,16 @@
 // compiled with `tsc --strict` against a usage sample resolved through the exports map.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { loadTandem, packageDir } from './support.mjs';
+import { installedProject, loadTandem, packageDir } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let project;
 
-before(() => {
-  project = mkdtempSync(join(tmpdir(), 'tandem-user-'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', private: true, type: 'module' }));
-  // --install-links copies the directory as a registry install would (honouring "files"),
-  // rather than linking to it; the package has no dependencies, so nothing is fetched.
-  execFileSync('npm', ['install', '--install-links', '--offline', '--no-audit', '--no-fund', '--loglevel=error', packageDir],
-    { cwd: project, stdio: 'inherit' });
-});
+before(() => { project = installedProject(); });
 after(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the package', () => {

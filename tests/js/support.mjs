@@ -2,7 +2,8 @@
 // gets; never a file inside the build tree other than that directory) and the native CLI
 // to compare against. Both can be overridden, e.g. to test an installed package.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -34,4 +35,16 @@ export function parseStream(text) {
       const [tick, digest] = line.split(' ');
       return { tick: Number(tick), digest };
     });
+}
+
+// A fresh project in a temporary directory with the package installed as a user installs it:
+// --install-links copies the directory as a registry install would (honouring "files") rather
+// than linking to it; the package has no dependencies, so nothing is fetched. The caller
+// removes the directory.
+export function installedProject(prefix = 'tandem-user-') {
+  const project = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--install-links', '--offline', '--no-audit', '--no-fund', '--loglevel=error', packageDir],
+    { cwd: project, stdio: 'inherit' });
+  return project;
 }
