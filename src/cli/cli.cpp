@@ -1,5 +1,6 @@
 // The `tandem` commands: run (digest stream, from tick 0 or from a snapshot), dump (canonical
-// state), snapshot (encoded world at a tick), scenarios, version. Output is the contract the
+// state), snapshot (encoded world at a tick), replay (re-run a recorded match and check its
+// digests), scenarios, version. Output is the contract the
 // cross-build check diffs, so it must depend on nothing but the simulation: no timings, no
 // locale, no host-dependent formatting. What the command line accepts is listed once, in the
 // tables below; every message and help text is built from them.
@@ -11,6 +12,7 @@
 #include <ostream>
 
 #include "tandem/core/digest.hpp"
+#include "tandem/net/replay.hpp"
 #include "tandem/world/scenario.hpp"
 #include "tandem/world/world.hpp"
 #ifdef TANDEM_HAVE_SERVER
@@ -31,7 +33,7 @@ constexpr uint64_t max_ticks = 100'000'000;
 
 // ---- What the command line accepts ------------------------------------------------------
 
-enum class Flag : uint8_t { scenario, ticks, every, format, from, tick, out };
+enum class Flag : uint8_t { scenario, ticks, every, format, from, tick, out, dump_at };
 
 struct FlagSpec {
     Flag flag;
@@ -47,6 +49,7 @@ constexpr FlagSpec flag_specs[] = {
     {Flag::from, "--from", "FILE", "a snapshot file"},
     {Flag::tick, "--tick", "N", "a whole number of ticks"},
     {Flag::out, "--out", "FILE", "the file to write"},
+    {Flag::dump_at, "--dump-at", "TICK", "a whole number of ticks"},
 };
 
 struct FormatName {
@@ -63,6 +66,7 @@ constexpr FlagUse run_flags[] = {
     {Flag::scenario, true}, {Flag::ticks, false}, {Flag::every, false}, {Flag::format, false}, {Flag::from, false}};
 constexpr FlagUse dump_flags[] = {{Flag::scenario, true}, {Flag::tick, true}};
 constexpr FlagUse snapshot_flags[] = {{Flag::scenario, true}, {Flag::tick, true}, {Flag::out, true}};
+constexpr FlagUse replay_flags[] = {{Flag::dump_at, false}};
 
 constexpr std::string_view version_aliases[] = {"--version", "fingerprint"};
 
@@ -74,6 +78,8 @@ struct CommandSpec {
     std::string_view summary;   // its line in the overview
     std::string_view details;   // its help, after the usage line
     bool own_parser = false;    // its arguments are read elsewhere (serve: src/server)
+    std::string_view operand = {};          // its one required positional argument ("" for none)
+    std::string_view operand_expects = {};  // what the operand must be, for messages
 };
 constexpr CommandSpec command_specs[] = {
     {"run", CommandKind::run, {}, run_flags, "print a scenario's digest stream",
@@ -104,6 +110,18 @@ constexpr CommandSpec command_specs[] = {
      "  Runs the room and the page's server until a signal stops it (native g++ builds only).\n"
      "  Its options: tandem serve --help.\n",
      true},
+    {"replay", CommandKind::replay, {}, replay_flags, "re-run a recorded match and check every digest",
+     "  Reads a replay (what 'tandem serve --record FILE' writes, or a page's exported\n"
+     "  replay), re-runs it from its first baseline and compares the digest after every\n"
+     "  frame (and every later baseline) with this build's. Prints the ticks checked and\n"
+     "  exits 0 when all agree; on the first mismatch prints its tick and, when the replay\n"
+     "  holds the room's section digests there, the sections that differ (config, wells,\n"
+     "  pellets, scores, rng), and exits 1. A file that is no replay, is cut short or was\n"
+     "  written by another protocol or simulation exits 1 with the reason.\n"
+     "  --dump-at TICK prints this build's canonical state at that tick instead (as\n"
+     "  'tandem dump' does), stepping on past any mismatch; a tick the replay does not\n"
+     "  cover exits 2.\n",
+     false, "FILE", "a replay file"},
 };
 
 constexpr std::string_view help_words[] = {"help", "--help", "-h"};
@@ -146,6 +164,7 @@ std::string value_hint(Flag flag) {
 
 std::string accepted_flags(const CommandSpec& c) {
     std::string list = joined(c.flags, ", ", [](const FlagUse& u) { return spec_of(u.flag).name; });
+    if (!c.operand.empty()) list = "one " + std::string(c.operand) + (list.empty() ? "" : ", " + list);
     return list.empty() ? "--help" : list + ", --help";
 }
 
@@ -208,6 +227,12 @@ std::optional<std::string> apply_flag(Flag flag, std::string_view value, Command
         return "unknown format '" + std::string(value) + "' (" + expects(flag) + ")";
     case Flag::from: cmd.from_path = std::string(value); return std::nullopt;
     case Flag::out: cmd.out_path = std::string(value); return std::nullopt;
+    case Flag::dump_at: {
+        uint64_t tick = 0;
+        if (auto problem = check_count(name, value, 0, UINT64_MAX, tick)) return problem;
+        cmd.dump_at = tick;
+        return std::nullopt;
+    }
     }
     return std::nullopt;
 }
@@ -236,6 +261,10 @@ Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<con
             inline_value = arg.substr(eq + 1);
             arg = arg.substr(0, eq);
         }
+        if (!spec.operand.empty() && cmd.operand.empty() && !arg.starts_with("-")) {
+            cmd.operand = std::string(arg);
+            continue;
+        }
         const FlagUse* use = nullptr;
         for (const FlagUse& u : spec.flags) {
             if (spec_of(u.flag).name == arg) use = &u;
@@ -253,6 +282,10 @@ Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<con
         if (value.empty()) return usage("missing value for " + std::string(arg) + " (" + expects(use->flag) + ")");
         if (auto problem = apply_flag(use->flag, value, cmd)) return usage(*problem);
         seen.push_back(use->flag);
+    }
+    if (!spec.operand.empty() && cmd.operand.empty()) {
+        return usage(std::string(spec.name) + " needs " + std::string(spec.operand) + " (" +
+                     std::string(spec.operand_expects) + ")");
     }
     for (const FlagUse& u : spec.flags) {
         if (!u.required || std::find(seen.begin(), seen.end(), u.flag) != seen.end()) continue;
@@ -325,19 +358,23 @@ void print_summary_json(std::ostream& out, const world::Scenario& s, const world
 // The world a run starts from: the scenario's tick 0, or a snapshot. A snapshot that does not
 // decode, or that holds another scenario's world (its script would drive a world it was not
 // written for), is a data error: the message names the decoder's reason.
+// A whole file's bytes, or nothing (after saying so on err) when it cannot be read.
+std::optional<std::vector<uint8_t>> read_file(const std::string& path, std::string_view what, std::ostream& err) {
+    std::ifstream in(path, std::ios::binary);
+    std::optional<std::vector<uint8_t>> bytes;
+    if (in) bytes.emplace(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!in.is_open() || in.bad()) {
+        err << "tandem: cannot read " << what << " '" << path << "'\n";
+        return std::nullopt;
+    }
+    return bytes;
+}
+
 std::optional<world::World> starting_world(const Command& cmd, const world::Scenario& s, std::ostream& err) {
     if (cmd.from_path.empty()) return world::start(s);
-    std::ifstream in(cmd.from_path, std::ios::binary);
-    if (!in) {
-        err << "tandem: cannot read snapshot '" << cmd.from_path << "'\n";
-        return std::nullopt;
-    }
-    const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (in.bad()) {
-        err << "tandem: cannot read snapshot '" << cmd.from_path << "'\n";
-        return std::nullopt;
-    }
-    auto decoded = world::decode(bytes);
+    const auto bytes = read_file(cmd.from_path, "snapshot", err);
+    if (!bytes) return std::nullopt;
+    auto decoded = world::decode(*bytes);
     if (!decoded) {
         err << "tandem: snapshot '" << cmd.from_path << "' refused: " << decoded.code() << " (" << decoded.message()
             << ")\n";
@@ -412,6 +449,47 @@ int command_dump(const Command& cmd, std::ostream& out) {
     return exit_ok;
 }
 
+// `replay FILE`: re-run and check, or (--dump-at) print the re-run state at a tick.
+int command_replay(const Command& cmd, std::ostream& out, std::ostream& err) {
+    const auto bytes = read_file(cmd.operand, "replay", err);
+    if (!bytes) return exit_data;
+    const auto replay = net::read_replay(*bytes);
+    if (!replay) {
+        err << "tandem: replay '" << cmd.operand << "' refused: " << replay.code() << ": " << replay.message() << "\n";
+        return exit_data;
+    }
+    if (cmd.dump_at) {
+        const auto w = net::replay_world_at(*replay, *cmd.dump_at);
+        if (!w) {
+            err << "tandem: --dump-at " << *cmd.dump_at << ": " << w.message() << "\n(try 'tandem replay --help')\n";
+            return exit_usage;
+        }
+        out << world::dump(*w);  // ends with the digest lines
+        return exit_ok;
+    }
+    const net::ReplayCheck check = net::check_replay(*replay);
+    out << "replay ticks " << check.first_tick << " to " << check.last_tick << ": " << check.frames_checked
+        << " frames, " << check.baselines_checked << " baselines checked, " << check.baselines_adopted
+        << " adopted past a gap\n";
+    if (!check.divergence) {
+        out << "ok: every digest agrees with this build\n";
+        return exit_ok;
+    }
+    const net::Divergence& d = *check.divergence;
+    out << "mismatch at tick " << d.tick << ": the replay has digest " << hex64(d.expected_digest) << ", this build "
+        << hex64(d.actual_digest) << '\n';
+    if (!d.sections_known) {
+        out << "sections: unknown (the replay holds no section digests for tick " << d.tick << ")\n";
+    } else if (d.sections.empty()) {
+        out << "sections: none differ (the frame's digest disagrees with its own tick's sections)\n";
+    } else {
+        out << "sections:";
+        for (std::string_view name : d.sections) out << ' ' << name;
+        out << '\n';
+    }
+    return exit_data;
+}
+
 // `serve` has its own flags and help (src/server); it runs until a signal stops it.
 int command_serve(const Command& cmd, std::ostream& out, std::ostream& err) {
 #ifdef TANDEM_HAVE_SERVER
@@ -444,6 +522,10 @@ std::string help_text(std::string_view topic) {
         std::string text = "usage: tandem ";
         text += c->name;
         if (c->own_parser) text += " [OPTIONS]";
+        if (!c->operand.empty()) {
+            text += ' ';
+            text += c->operand;
+        }
         for (const FlagUse& u : c->flags) {
             text += u.required ? " " : " [";
             text += spec_of(u.flag).name;
@@ -468,7 +550,8 @@ std::string help_text(std::string_view topic) {
         text += "  " + name + std::string(c.summary) + "\n";
     }
     text += "  help [COMMAND], COMMAND --help   this text, or one command's\n"
-            "exit status: 0 success, 1 bad data (a snapshot refused, a file unreadable), 2 bad arguments\n";
+            "exit status: 0 success, 1 bad data (a snapshot or replay refused, a file unreadable, a\n"
+            "replay that disagrees with this build), 2 bad arguments\n";
     return text;
 }
 
@@ -506,6 +589,7 @@ int run(std::span<const std::string_view> args, std::ostream& out, std::ostream&
         for (const world::Scenario& s : world::scenarios()) out << s.name << "  " << s.description << '\n';
         return exit_ok;
     case CommandKind::serve: return command_serve(cmd, out, err);
+    case CommandKind::replay: return command_replay(cmd, out, err);
     case CommandKind::version:
         out << "tandem " << TANDEM_VERSION << "\nfingerprint " << world::fingerprint() << "\nsimulation_version "
             << world::simulation_version << '\n';

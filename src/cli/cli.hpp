@@ -22,7 +22,7 @@ inline constexpr int exit_usage = 2;
 
 enum class Format : uint8_t { text, json };
 
-enum class CommandKind : uint8_t { help, run, dump, snapshot, scenarios, version, serve };
+enum class CommandKind : uint8_t { help, run, dump, snapshot, scenarios, version, serve, replay };
 
 struct Command {
     CommandKind kind = CommandKind::help;
@@ -34,6 +34,8 @@ struct Command {
     Format format = Format::text;   // run
     std::string from_path;          // run: resume from this snapshot file ("" = from tick 0)
     std::string out_path;           // snapshot: the file to write
+    std::string operand;            // replay: the replay file
+    std::optional<uint64_t> dump_at;  // replay: print the canonical state at this tick instead
     std::vector<std::string> serve_args;  // serve: its arguments, read by src/server
 };
 

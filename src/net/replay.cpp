@@ -17,12 +17,12 @@ constexpr uint8_t replay_magic[4] = {'T', 'N', 'D', 'R'};
 
 ReplayFault fault(ReplayError error, uint64_t record, uint64_t offset, std::string_view what) {
     std::string text(what);
-    text += " (record " + std::to_string(record) + " at byte " + std::to_string(offset) + ")";
+    text += ", in record " + std::to_string(record) + " at byte " + std::to_string(offset);
     return ReplayFault{error, record, offset, std::move(text)};
 }
 
 ReplayFault header_fault(ReplayError error, std::string_view what) {
-    return ReplayFault{error, 0, 0, std::string(what) + " (header)"};
+    return ReplayFault{error, 0, 0, std::string(what)};
 }
 
 // The room's section digests by tick, from the held Sections records: what names a divergent

@@ -4,12 +4,18 @@
 # exactly the stream and summary the text format prints; `version` must print the version
 # CMakeLists.txt's project() declares. Never trusts the CLI's own formatting code: the
 # summary is checked against the canonical dump (world::dump) too.
+# `replay` must agree with `dump` at every tick it is asked for, and name the tick (and section)
+# of a replay damaged here byte by byte from the documented layout (include/tandem/net/replay.hpp).
 #   cli_process_test.py json|version PATH/TO/tandem   (CTest runs it from the source root)
+#   cli_process_test.py replay PATH/TO/tandem PATH/TO/make_replay
 import json
+import os
 import re
 import shlex
+import struct
 import subprocess
 import sys
+import tempfile
 
 
 def run(cli, *args):
@@ -81,7 +87,86 @@ def check_version(cli):
     check(package == declared, f"bindings/package.json's version {package} is project()'s too")
 
 
+def run_status(cli, *args):
+    r = subprocess.run([cli, *args], capture_output=True, text=True, check=False)
+    return r.returncode, r.stdout, r.stderr
+
+
+def replay_records(data):
+    """(offset of the message, message bytes) of each record after the 16-byte header."""
+    records, at = [], 16
+    while at < len(data):
+        (length,) = struct.unpack_from("<I", data, at)
+        records.append((at + 4, data[at + 4:at + 4 + length]))
+        at += 4 + length
+    return records
+
+
+def check_replay(cli, make_replay):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "chaos.replay")
+        subprocess.run([make_replay, "chaos", "30", path], check=True)
+        with open(path, "rb") as f:
+            good = f.read()
+        check(good[:8] == b"TNDR\x01\x00\x01\x00", "the replay starts TNDR, format 1, protocol 1")
+
+        status, out, err = run_status(cli, "replay", path)
+        check(status == 0 and "30 frames" in out and out.rstrip().endswith("ok: every digest agrees with this build"),
+              f"replay of a recorded match exits 0 and checks 30 frames (got {status}: {out}{err})")
+
+        for tick in (0, 17, 30):
+            status, out, err = run_status(cli, "replay", path, "--dump-at", str(tick))
+            dump = run(cli, "dump", "--scenario", "chaos", "--tick", str(tick))
+            check(status == 0 and "scenario chaos\n" + out == dump,
+                  f"replay --dump-at {tick} prints what dump --scenario chaos --tick {tick} prints")
+
+        def write(data):
+            bad = os.path.join(tmp, "bad.replay")
+            with open(bad, "wb") as f:
+                f.write(data)
+            return bad
+
+        def frame_at(data, tick):
+            for offset, body in replay_records(data):
+                if body[0] == 0x82 and struct.unpack_from("<Q", body, 1)[0] == tick:
+                    return offset
+            sys.exit(f"FAIL: no frame of tick {tick}")
+
+        def sections_at(data, tick):
+            for offset, body in replay_records(data):
+                if body[0] == 0x85 and struct.unpack_from("<Q", body, 1)[0] == tick:
+                    return offset
+            sys.exit(f"FAIL: no sections of tick {tick}")
+
+        # The frame's digest (after the type and the tick) flipped at tick 12.
+        data = bytearray(good)
+        data[frame_at(data, 12) + 9] ^= 1
+        status, out, err = run_status(cli, "replay", write(data))
+        check(status == 1 and "mismatch at tick 12:" in out and "sections: none differ" in out,
+              f"a flipped frame digest exits 1 naming tick 12 (got {status}: {out})")
+
+        # The room's wells digest at tick 12 (type, tick, held, config digest, then wells) too.
+        data[sections_at(data, 12) + 1 + 8 + 1 + 8] ^= 1
+        status, out, err = run_status(cli, "replay", write(data))
+        check(status == 1 and "mismatch at tick 12:" in out and "sections: wells\n" in out,
+              f"with the room's wells digest changed there too, it names the wells section (got {out})")
+
+        for cut, what in ((len(good) - 3, "inside the last record"), (10, "inside the header")):
+            status, out, err = run_status(cli, "replay", write(good[:cut]))
+            check(status == 1 and "truncated" in err, f"a replay cut {what} exits 1 as truncated (got {status}: {err})")
+        status, out, err = run_status(cli, "replay", write(b"XNDR" + good[4:]))
+        check(status == 1 and "bad_magic" in err, f"another file exits 1 as bad_magic (got {status}: {err})")
+
+        status, out, err = run_status(cli, "replay", path, "--dump-at", "31")
+        check(status == 2 and "covers ticks 0 to 30" in err, f"--dump-at past the end exits 2 naming the ticks (got {status}: {err})")
+        status, out, err = run_status(cli, "replay")
+        check(status == 2 and "needs FILE" in err, f"replay without FILE exits 2 (got {status}: {err})")
+        status, out, err = run_status(cli, "replay", path, "--tick", "3")
+        check(status == 2 and "accepted: one FILE, --dump-at, --help" in err, f"an unknown flag exits 2 listing the accepted (got {err})")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("json", "version"):
-        sys.exit("usage: cli_process_test.py json|version PATH/TO/tandem")
-    {"json": check_json, "version": check_version}[sys.argv[1]](sys.argv[2])
+    checks = {"json": check_json, "version": check_version, "replay": check_replay}
+    if len(sys.argv) < 3 or sys.argv[1] not in checks or len(sys.argv) != (4 if sys.argv[1] == "replay" else 3):
+        sys.exit("usage: cli_process_test.py json|version PATH/TO/tandem | replay PATH/TO/tandem PATH/TO/make_replay")
+    checks[sys.argv[1]](*sys.argv[2:])

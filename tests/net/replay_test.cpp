@@ -295,7 +295,7 @@ TEST_CASE("each kind of bad file is refused with its typed error") {
     const auto r = read_replay(huge);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().error == ReplayError::truncated);
-    CHECK(r.error().text == "a record claims 4294967295 bytes and 0 remain (record 0 at byte 16)");
+    CHECK(r.error().text == "a record claims 4294967295 bytes and 0 remain, in record 0 at byte 16");
 }
 
 TEST_CASE("each ReplayError has a distinct name and a sentence") {

@@ -55,7 +55,7 @@ std::string_view error_name(ReplayError error);
 std::string_view describe(ReplayError error);
 
 // A refusal with where it happened: the record (0-based, the header is none) and the byte
-// offset of its length field, and a sentence naming both.
+// offset of its length field, and a sentence (ending ", in record N at byte B" for a record).
 struct ReplayFault {
     ReplayError error = ReplayError::truncated;
     uint64_t record = 0;
