@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "tandem/net/link_arith.hpp"
-#include "tandem/net/replay.hpp"
 
 namespace tandem::net {
 
@@ -19,30 +18,6 @@ std::string_view resume_path_name(ResumePath path) {
         case ResumePath::idle: return "idle";
     }
     return "unknown";
-}
-
-std::string section_names(uint8_t bits) {
-    static constexpr std::pair<uint8_t, std::string_view> names[] = {
-        {section_config, "config"}, {section_wells, "wells"},   {section_pellets, "pellets"},
-        {section_scores, "scores"}, {section_rng, "rng"},
-    };
-    std::string out;
-    for (const auto& [bit, name] : names) {
-        if ((bits & bit) == 0) continue;
-        if (!out.empty()) out += ',';
-        out += name;
-    }
-    return out;
-}
-
-uint8_t differing_sections(const world::SectionDigests& a, const world::SectionDigests& b) {
-    uint8_t bits = 0;
-    if (a.config != b.config) bits |= section_config;
-    if (a.wells != b.wells) bits |= section_wells;
-    if (a.pellets != b.pellets) bits |= section_pellets;
-    if (a.scores != b.scores) bits |= section_scores;
-    if (a.rng != b.rng) bits |= section_rng;
-    return bits;
 }
 
 ClientSession::ClientSession(Role role, int64_t now) : role_(role), last_advance_at_(now) {
@@ -281,7 +256,7 @@ bool ClientSession::step_one(int64_t now) {
     if (world::digest(*world_) != frame.digest) {
         ++figures_.mismatches;
         figures_.last_mismatch_tick = tick;
-        figures_.last_mismatch_sections = 0;
+        figures_.last_mismatch_sections.clear();
         figures_.last_mismatch_sections_known = false;
         pending_desync_ = Desync{tick, world::section_digests(*world_)};
         send(*pending_desync_);
@@ -293,10 +268,8 @@ bool ClientSession::step_one(int64_t now) {
     verified_digest_ = frame.digest;
     reconnect_attempts_ = 0;
     if (catching_up_) ++figures_.last_resume.ticks;
-    if (resume_open_) {
-        figures_.last_resume.until_verified_ns = sat_sub(now, resume_decided_at_);
-        if (!catching_up_) resume_open_ = false;
-    }
+    // A resync is over at the first tick verified on its baseline (a catch-up when it ends).
+    if (resume_open_ && figures_.last_resume.path == ResumePath::resync) close_resume(now);
     frames_.pop_front();
     return true;
 }
@@ -320,6 +293,9 @@ void ClientSession::decide_resume(int64_t now, int64_t away_ns, uint64_t missed_
         figures_.last_resume = r;
         ++figures_.catch_ups;
         catching_up_ = true;
+        // Caught up once the ticks the room ran meanwhile are verified: from what it had sent
+        // when the page went away (a suspend) or what has arrived (a gap), plus the estimate.
+        catch_up_target_tick_ = (missed_estimate > 0 ? suspend_server_tick_ : last_queued_tick_) + missed_estimate;
     } else {
         r.path = ResumePath::resync;
         figures_.last_resume = r;
@@ -327,10 +303,16 @@ void ClientSession::decide_resume(int64_t now, int64_t away_ns, uint64_t missed_
     }
 }
 
+void ClientSession::close_resume(int64_t now) {
+    figures_.last_resume.until_verified_ns = sat_sub(now, resume_decided_at_);
+    resume_open_ = false;
+}
+
 void ClientSession::on_suspend(int64_t now) {
     if (suspended_) return;
     suspended_ = true;
     suspended_at_ = now;
+    suspend_server_tick_ = std::max(figures_.server_tick, last_queued_tick_);
 }
 
 void ClientSession::on_resume(int64_t now) {
@@ -372,9 +354,9 @@ uint32_t ClientSession::advance(int64_t now, int64_t budget_ns) {
             if (!step_one(now)) break;
             ++applied;
         }
-        if (catching_up_ && frames_.size() <= caught_up_ticks) {
+        if (catching_up_ && frames_.size() <= caught_up_ticks && figures_.verified_tick >= catch_up_target_tick_) {
             catching_up_ = false;
-            resume_open_ = figures_.last_resume.until_verified_ns < 0;
+            if (resume_open_) close_resume(now);
         }
     }
     maybe_send_steer(now);

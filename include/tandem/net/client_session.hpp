@@ -16,6 +16,7 @@
 #include "tandem/core/fixed.hpp"
 #include "tandem/net/protocol.hpp"
 #include "tandem/net/rate_meter.hpp"
+#include "tandem/net/replay.hpp"
 #include "tandem/net/timeline.hpp"
 #include "tandem/world/world.hpp"
 
@@ -45,7 +46,8 @@ inline constexpr int64_t catch_up_slice_ns = 8'000'000;
 // A backlog above gap_threshold_ticks frames at an advance call (the page stopped calling
 // advance without saying so) is treated as a resume: the same rule decides.
 inline constexpr uint64_t gap_threshold_ticks = 30;
-// Catch-up ends when no more than this many frames remain queued.
+// Catch-up ends when no more than this many frames remain queued and the ticks the room ran
+// meanwhile (its tick when the page went away plus the estimate) are verified.
 inline constexpr uint64_t caught_up_ticks = 2;
 // The most frames held unapplied; one more drops the world and the queue and acks "nothing
 // held" (a minute at 60 Hz; bounds the memory of a page that keeps receiving but never steps).
@@ -70,19 +72,6 @@ enum class ResumePath : uint8_t {
 };
 std::string_view resume_path_name(ResumePath path);   // "none", "catch_up", "resync", "idle"
 
-// Section bits, for the sections a Sections answer named as differing.
-enum SectionBit : uint8_t {
-    section_config = 1,
-    section_wells = 2,
-    section_pellets = 4,
-    section_scores = 8,
-    section_rng = 16,
-};
-// "config,pellets" for the bits set, in section order; "" for none.
-std::string section_names(uint8_t bits);
-// The bits of the sections that differ between two sets of section digests.
-uint8_t differing_sections(const world::SectionDigests& a, const world::SectionDigests& b);
-
 struct ResumeFigures {
     int64_t away_ns = 0;              // suspend to resume (or since the previous advance, for a gap)
     ResumePath path = ResumePath::none;
@@ -104,7 +93,8 @@ struct SessionFigures {
     uint64_t queued_frames = 0;
     uint64_t mismatches = 0;
     uint64_t last_mismatch_tick = 0;
-    uint8_t last_mismatch_sections = 0;      // SectionBit set from the room's Sections answer
+    // The sections the room's Sections answer showed differing ("scores", ...), in section order.
+    std::vector<std::string_view> last_mismatch_sections;
     bool last_mismatch_sections_known = false;
     uint64_t catch_ups = 0;
     uint64_t resyncs = 0;                    // "nothing held" acks sent (resume, gap, mismatch)
@@ -204,6 +194,7 @@ private:
     void on_sections(const Sections& sections, std::span<const uint8_t> bytes);
     void record(std::span<const uint8_t> bytes);
     void drop_world_and_resync(int64_t now);
+    void close_resume(int64_t now);
     void decide_resume(int64_t now, int64_t away_ns, uint64_t missed_estimate);
     bool step_one(int64_t now);
     void maybe_ack(int64_t now);
@@ -255,6 +246,8 @@ private:
     bool suspended_ = false;
     int64_t suspended_at_ = 0;
     bool catching_up_ = false;
+    uint64_t catch_up_target_tick_ = 0;
+    uint64_t suspend_server_tick_ = 0;
     bool resume_open_ = false;          // a decision whose "until verified" is still running
     int64_t resume_decided_at_ = 0;
     int64_t last_advance_at_ = 0;
