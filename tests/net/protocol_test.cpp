@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "net/recording.hpp"
 #include "tandem/core/random.hpp"
 
 using namespace tandem;
@@ -20,19 +21,7 @@ using namespace tandem::net;
 
 namespace {
 
-using Bytes = std::vector<uint8_t>;
-
-// Hand-writing helpers: n little-endian bytes of v appended, independent of the codec.
-void le(Bytes& b, uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
-template <class M>
-Bytes encoded(const M& m) {
-    Bytes out;
-    encode(out, m);
-    return out;
-}
+using namespace tandem::net::testing;
 
 Frame sample_frame() {
     Frame f;

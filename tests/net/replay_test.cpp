@@ -9,28 +9,16 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
-#include "tandem/world/scenario.hpp"
+#include "net/recording.hpp"
 
 using namespace tandem;
 using namespace tandem::net;
 
 namespace {
 
-using Bytes = std::vector<uint8_t>;
-
-void le(Bytes& b, uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
-template <class M>
-Bytes encoded(const M& m) {
-    Bytes out;
-    encode(out, m);
-    return out;
-}
+using namespace tandem::net::testing;
 
 // A small chaos match (players joining, leaving and steering at random).
 world::Scenario small_chaos() {
@@ -39,51 +27,7 @@ world::Scenario small_chaos() {
     return s;
 }
 
-struct Recording {
-    Bytes file;
-    std::vector<world::World> worlds;   // worlds[t]: the room's world at tick t
-    std::vector<uint64_t> record_ends;  // the byte offset after each record
-};
-
-struct RecordOptions {
-    uint64_t ticks = 40;
-    bool sections = true;                                     // a held Sections record after every frame
-    std::optional<uint64_t> corrupt_wells_at = std::nullopt;  // the room's world is damaged after this tick
-};
-
-// What a room records: welcome, the baseline at tick 0, then per tick the frame and sections.
-Recording record(const RecordOptions& o) {
-    const world::Scenario s = small_chaos();
-    Recording r;
-    const auto add = [&r](const Bytes& message) {
-        append_replay_record(r.file, message);
-        r.record_ends.push_back(r.file.size());
-    };
-    append_replay_header(r.file);
-    Welcome welcome;
-    welcome.role = Role::watch;
-    welcome.config = s.config;
-    welcome.input_delay_ticks = 2;
-    welcome.max_players = s.config.max_players;
-    add(encoded(welcome));
-    world::World w = world::make_world(s.config).value();
-    add(encoded(Baseline{w.tick, world::encode(w)}));
-    r.worlds.push_back(w);
-    world::Stepper stepper;
-    for (uint64_t t = 1; t <= o.ticks; ++t) {
-        std::vector<world::Input> inputs = world::scenario_inputs(s, w);
-        std::sort(inputs.begin(), inputs.end(), world::canonical_less);
-        inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
-        stepper.step(w, inputs);
-        if (o.corrupt_wells_at == t && !w.wells.empty()) w.wells[0].pos.x = w.wells[0].pos.x + Fx::from_raw(1);
-        Frame f{w.tick, world::digest(w), {}};
-        for (const world::Input& in : inputs) f.inputs.push_back({in, 0});
-        add(encoded(f));
-        if (o.sections) add(encoded(Sections{w.tick, true, world::section_digests(w)}));
-        r.worlds.push_back(w);
-    }
-    return r;
-}
+Recording record(const RecordOptions& o) { return record_match(small_chaos(), o); }
 
 Replay read_ok(const Bytes& file) {
     auto r = read_replay(file);
