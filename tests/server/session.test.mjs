@@ -1,3 +1,4 @@
+// (Registered by tests/CMakeLists.txt's glob over tests/server/*.test.mjs; skips without the package.)
 // The browser's own logic against the real server: a client made of the ES module's
 // ClientSession (src/net's session compiled to wasm, build/wasm/package) over npm `ws` joins a
 // real `tandem serve`, plays, verifies 600 consecutive ticks against the server's digests, and
