@@ -1,10 +1,10 @@
-// (Registered by tests/CMakeLists.txt's glob over tests/server/*.test.mjs; skips without the package.)
 // The browser's own logic against the real server: a client made of the ES module's
 // ClientSession (src/net's session compiled to wasm, build/wasm/package) over npm `ws` joins a
 // real `tandem serve`, plays, verifies 600 consecutive ticks against the server's digests, and
 // its figures agree with the server's /metrics. The replays both ends wrote check clean in
 // the other build: the session's export in the native `tandem replay`, the server's
-// --record file in the wasm Replay.
+// --record file in the wasm Replay. Registered by tests/CMakeLists.txt's glob over
+// tests/server/*.test.mjs; skipped when the package is not built.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
