@@ -20,6 +20,7 @@
 #include "tandem/core/timestep.hpp"
 #include "tandem/world/scenario.hpp"
 #include "tandem/world/world.hpp"
+#include "js_config.hpp"
 
 using emscripten::val;
 
@@ -214,18 +215,10 @@ struct WorldBox {
 
 WorldBox box(w::World world) { return WorldBox{std::move(world), {}, {}, {}, {}}; }
 
-// ---- Config: every knob of WorldConfig, by for_each_config_field, under its camelCase name.
-// A u32 knob crosses as a number, an Fx knob as its raw int32, the u64 seed as {hi, lo}
-// (two u32 words: a JS number cannot hold it and BigInt would need -sWASM_BIGINT).
+// ---- Config: every knob of WorldConfig under its camelCase name (js_config.hpp).
 
-std::string camel(std::string_view snake) {
-    std::string out;
-    for (std::size_t i = 0; i < snake.size(); ++i) {
-        if (snake[i] == '_' && i + 1 < snake.size()) out += static_cast<char>(snake[++i] - 'a' + 'A');
-        else out += snake[i];
-    }
-    return out;
-}
+using tandem::bindings::camel;
+using tandem::bindings::config_to_js;
 
 template <class Field>
 constexpr const char* knob_type() {
@@ -247,50 +240,13 @@ val config_knobs() {
     return out;
 }
 
-val config_to_js(const w::WorldConfig& config) {
-    val out = val::object();
-    for_each_config_field(config, [&](std::string_view name, auto field) {
-        using Field = decltype(field);
-        if constexpr (std::is_same_v<Field, uint64_t>) {
-            val words = val::object();
-            words.set("hi", static_cast<uint32_t>(field >> 32));
-            words.set("lo", static_cast<uint32_t>(field));
-            out.set(camel(name), words);
-        } else if constexpr (std::is_same_v<Field, uint32_t>) {
-            out.set(camel(name), field);
-        } else {
-            out.set(camel(name), field.raw());
-        }
-    });
-    return out;
-}
-
 val default_config_js() { return config_to_js(w::default_config()); }
 
 // A fresh world: default_config() with the knobs the caller set (tandem.mjs has checked each
 // one's type and that it is a knob), or validate()'s refusal as {field, code, message}.
 val world_create(const val& overrides) {
-    w::WorldConfig config = w::default_config();
-    for_each_config_field(config, [&](std::string_view name, auto& field) {
-        const val v = overrides[camel(name)];
-        if (v.isUndefined()) return;
-        using Field = std::remove_reference_t<decltype(field)>;
-        if constexpr (std::is_same_v<Field, uint64_t>) {
-            field = (uint64_t{v["hi"].as<uint32_t>()} << 32) | v["lo"].as<uint32_t>();
-        } else if constexpr (std::is_same_v<Field, uint32_t>) {
-            field = v.as<uint32_t>();
-        } else {
-            field = tandem::Fx::from_raw(v.as<int32_t>());
-        }
-    });
-    auto made = w::make_world(config);
-    if (!made) {
-        val refusal = val::object();
-        refusal.set("field", camel(w::config_field(made.error())));
-        refusal.set("code", std::string(made.code()));
-        refusal.set("message", std::string(made.message()));
-        return refusal;
-    }
+    auto made = w::make_world(tandem::bindings::config_from_js(overrides));
+    if (!made) return tandem::bindings::config_refusal(made.error());
     return val(box(std::move(made).value()));
 }
 

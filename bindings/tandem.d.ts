@@ -528,3 +528,147 @@ export interface Scenario extends Deletable {
    */
   readonly world: World;
 }
+
+// ---- The net layer: Room, ClientSession, Replay (net.mjs) ----------------------------------
+// Times are performance.now()-style milliseconds; the module converts them to int64
+// nanoseconds once, at its boundary. Counters and ticks are numbers (exact below 2^53).
+
+/** The module object, merged with the declaration above. */
+export interface Tandem {
+  readonly Room: RoomConstructor;
+  readonly ClientSession: ClientSessionConstructor;
+  readonly Replay: ReplayStatic;
+  readonly ReplayError: typeof ReplayError;
+}
+
+/** World knobs (maxPlayers is the world's wells and the room's seats) plus the room's own. */
+export interface RoomConfig extends WorldConfig {
+  inputDelayTicks?: number;
+  maxWatchers?: number;
+  idleTimeoutMs?: number;
+}
+
+/** A refused Room config: `.field` names the key, `.code` is the C++ code. */
+export interface RoomConstructor {
+  new (config?: RoomConfig): Room;
+}
+
+export type CloseReasonName = 'protocol_error' | 'rate_limited' | 'room_full' | 'too_slow' | 'idle' | 'shutting_down';
+
+export interface RoomOutbox {
+  /** In order; one frame sent to many is one Uint8Array shared by their entries. */
+  sends: { to: number; bytes: Uint8Array }[];
+  /** Close `who` with the WebSocket `code` once what was queued for it is sent. */
+  closes: { who: number; reason: CloseReasonName; code: number }[];
+}
+
+export interface RoomStats {
+  tick: number; players: number; watchers: number; framesEncoded: number; baselinesSent: number;
+  flowPauses: number; inputsAccepted: number; inputsDropped: number; inputsStale: number;
+  desyncReports: number; ackMismatches: number; repliesDropped: number; messagesReceived: number;
+  bytesReceived: number; messagesSent: number; bytesSent: number;
+  closes: Record<CloseReasonName, number>;
+}
+
+export interface RoomClient {
+  admitted: boolean; closed: boolean; role: 'play' | 'watch'; player: number | null; paused: boolean;
+  sentTick: number; baseTick: number; unackedBytes: number; heldBytes: number;
+}
+
+export interface RoomLimits {
+  inputDelayTicks: number; maxPlayers: number; maxWatchers: number; idleTimeoutMs: number;
+  ringTicks: number; flowWindowTicks: number; flowWindowBytes: number; baselineRepeatTicks: number;
+  world: WorldConfig;
+}
+
+export interface Room extends Deletable {
+  /** A connection opened: its id (from 1). The client must then send a hello. */
+  connect(nowMs: number): number;
+  receive(id: number, bytes: Uint8Array | ArrayBufferView | ArrayBuffer, nowMs: number): void;
+  disconnect(id: number, nowMs: number): void;
+  tick(nowMs: number): void;
+  shutDown(nowMs: number): void;
+  takeOutbox(): RoomOutbox;
+  stats(): RoomStats;
+  client(id: number): RoomClient | null;
+  limits(): RoomLimits;
+  worldDigest(): DigestHex;
+  worldSections(): SectionDigests;
+  /** A copy of the authoritative world: delete it when done. */
+  world(): World;
+  startRecording(): void;
+  /** Replay bytes recorded since the last call. */
+  takeRecording(): Uint8Array;
+}
+
+export type ReplayErrorCode = 'truncated' | 'bad_magic' | 'unsupported_version' | 'protocol_mismatch'
+  | 'fingerprint_mismatch' | 'bad_record' | 'out_of_order' | 'no_baseline' | 'bad_baseline' | 'tick_not_covered';
+
+export class ReplayError extends Error {
+  readonly code: ReplayErrorCode;
+  /** The record (0-based) and byte offset where the reader stopped. */
+  readonly record: number;
+  readonly offset: number;
+}
+
+export interface ReplayCheck {
+  firstTick: number; lastTick: number; framesChecked: number; baselinesChecked: number; baselinesAdopted: number;
+  /** null: every digest agreed. sections: the differing section names, null when the replay has none there. */
+  divergence: null | { tick: number; expected: DigestHex; actual: DigestHex; sections: string[] | null };
+}
+
+export interface ReplayStatic {
+  check(bytes: Uint8Array | ArrayBufferView | ArrayBuffer): ReplayCheck;
+  /** This build's re-run world at `tick`: delete it when done. */
+  worldAt(bytes: Uint8Array | ArrayBufferView | ArrayBuffer, tick: number): World;
+}
+
+export interface ClientSessionConstructor {
+  /** measureStepCost (default true) times steps with performance.now() to fit advance()'s budget. */
+  new (options: { watch?: boolean; nowMs: number; measureStepCost?: boolean }): ClientSession;
+}
+
+/** web/adapters/README.md's render view. */
+export interface SessionRenderView {
+  hasWorld: boolean; tick: number; alpha: number; arenaSize: number | null; me: number | null;
+  /** Views into the module's memory: valid until the next call into the module. */
+  pellets: { current: Float32Array; previous: Float32Array | null };
+  wells: { player: number; x: number; y: number; prevX: number; prevY: number; targetX?: number; targetY?: number; score?: number }[];
+  events: { kind: string; tick: number; player: number; pellet: number }[];
+}
+
+/** web/adapters/README.md's figures; `session` holds every figure of the C++ session. */
+export interface SessionFigures {
+  me: number | null;
+  players: Score[];
+  tick: number | null; serverTick: number; lagTicks: number;
+  verification: {
+    verifiedTick: number | null; verifiedTicks: number;
+    mismatches: { tick: number; section: string | null; sections: string[] | null; healed: boolean }[];
+  };
+  rttMs: number | null; bytesInPerSec: number; bytesOutPerSec: null; droppedMs: null; stepCostMs: number;
+  lastResume: null | { awayMs: number; path: 'catch_up' | 'baseline' | 'idle'; ticks: number; frames: number;
+    baselineBytes: number; droppedMs: null; verifiedAfterMs: number | null };
+  error: null | { code: string; message: string };
+  session: Record<string, unknown>;
+}
+
+export interface ClientSession extends Deletable {
+  onConnected(nowMs: number): void;
+  receive(bytes: Uint8Array | ArrayBufferView | ArrayBuffer, nowMs: number): void;
+  onDisconnected(code: number, nowMs: number): void;
+  shouldReconnect(): boolean;
+  readonly reconnectDelayMs: number;
+  takeOutgoing(): Uint8Array[];
+  /** @returns the ticks applied */
+  advance(nowMs: number, budgetMs: number): number;
+  onSuspend(nowMs: number): void;
+  onResume(nowMs: number): void;
+  steer(xRaw: number, yRaw: number, nowMs?: number): void;
+  renderView(nowMs?: number): SessionRenderView;
+  figures(): SessionFigures;
+  exportReplay(): Uint8Array;
+  corruptOnce(): void;
+  /** Re-runs what the session received in this build: a sentence saying whether it agrees. */
+  checkAgainstNative(): string;
+}

@@ -4,6 +4,7 @@
 // objects out. It never decides anything the simulation depends on; the C++ does.
 
 import createTandemWasm from './tandem-wasm.mjs';
+import { makeNet, ReplayError } from './net.mjs';
 
 const WASM_FILE = 'tandem-wasm.wasm';
 
@@ -579,6 +580,7 @@ export default async function createTandem(options = {}) {
   const world = makeWorld(m, inputs, knobs);
   const { World } = world;
   const { Scenario, scenarios, runScenario } = makeScenarios(m, world);
+  const net = makeNet(m, { World, knobs, show, number, integer, own, release });
   return Object.freeze({
     version: m.version(),
     fingerprint: m.fingerprint(),
@@ -598,7 +600,8 @@ export default async function createTandem(options = {}) {
     Scenario,
     scenarios,
     runScenario,
+    ...net,
   });
 }
 
-export { createTandem };
+export { createTandem, ReplayError };

@@ -4,8 +4,8 @@
 // baseline after an absence, whether a closed socket should be reopened. This file only
 // forwards bytes, times and the person's steer, and reads back figures and a render view.
 //
-// Not exercised yet: the module has no ClientSession. The calls below are the whole surface
-// the page needs from it (adapters/README.md lists them); when it lands, match names here.
+// The calls below are the whole surface the page needs from the ES module's ClientSession
+// (adapters/README.md lists them); tests/server/session.test.mjs drives the same calls over ws.
 import { Transport } from '../transport.mjs';
 
 export class SessionAdapter {

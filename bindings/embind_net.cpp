@@ -1,0 +1,494 @@
+// The net layer's Embind half: the Room, the replay reader and checker, and the ClientSession,
+// exposed to net.mjs and deciding nothing. Times arrive as JS milliseconds (doubles) and enter
+// through the core's one conversion to int64 nanoseconds here, at the boundary; src/net sees
+// only integers. As in embind.cpp, every failure comes back as a value (no C++ exceptions).
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+#include <emscripten/val.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "js_config.hpp"
+#include "tandem/core/digest.hpp"
+#include "tandem/core/fixed.hpp"
+#include "tandem/core/timestep.hpp"
+#include "tandem/net/client_session.hpp"
+#include "tandem/net/protocol.hpp"
+#include "tandem/net/replay.hpp"
+#include "tandem/net/room.hpp"
+#include "tandem/world/world.hpp"
+
+using emscripten::val;
+
+namespace {
+
+namespace net = tandem::net;
+namespace w = tandem::world;
+using tandem::hex64;
+
+int64_t ns_from_ms(double ms) { return tandem::elapsed_ns_from_ms_f64(ms); }
+// Counters and ticks leave as JS numbers: exact below 2^53, which no counter reaches.
+double number(uint64_t v) { return static_cast<double>(v); }
+double ms_from_ns(int64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+// A JS Uint8Array copied into `out` (net.mjs has checked it is one and its size).
+void copy_in(const val& bytes, std::vector<uint8_t>& out) {
+    out.resize(bytes["length"].as<uint32_t>());
+    // After the resize: growing the heap detaches views made before it.
+    val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", bytes);
+}
+// A fresh Uint8Array holding a copy of the bytes.
+val copy_out(std::span<const uint8_t> bytes) {
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+}
+
+val sections_js(const w::SectionDigests& d) {
+    val out = val::object();
+    out.set("config", hex64(d.config));
+    out.set("wells", hex64(d.wells));
+    out.set("pellets", hex64(d.pellets));
+    out.set("scores", hex64(d.scores));
+    out.set("rng", hex64(d.rng));
+    return out;
+}
+
+val names_js(const std::vector<std::string_view>& names) {
+    val out = val::array();
+    for (std::string_view n : names) out.call<void>("push", std::string(n));
+    return out;
+}
+
+// ---- Room -------------------------------------------------------------------------------------
+
+struct RoomBox {
+    net::Room room;
+    std::vector<uint8_t> message;  // receive(): the caller's bytes, reused
+    std::vector<net::Outgoing> sends;
+    std::vector<net::CloseRequest> closes;
+    std::vector<uint8_t> recording;
+};
+
+// {world: knob overrides, inputDelayTicks?, maxWatchers?, idleTimeoutMs?}: net.mjs has checked
+// every type. The room's seats are the world's maxPlayers (one well per seat). A refusal comes
+// back as {field, code, message}.
+val room_create(const val& js) {
+    net::RoomConfig config;
+    config.world = tandem::bindings::config_from_js(js["world"]);
+    config.max_players = config.world.max_players;
+    if (const val v = js["inputDelayTicks"]; !v.isUndefined()) config.input_delay_ticks = v.as<uint32_t>();
+    if (const val v = js["maxWatchers"]; !v.isUndefined()) config.max_watchers = v.as<uint32_t>();
+    if (const val v = js["idleTimeoutMs"]; !v.isUndefined()) config.idle_timeout_ns = ns_from_ms(v.as<double>());
+    auto made = net::Room::create(config);
+    if (!made) {
+        const net::RoomConfigError e = made.error();
+        if (e.code == net::RoomConfigCode::world_config) return tandem::bindings::config_refusal(e.world);
+        val refusal = val::object();
+        const char* field = e.code == net::RoomConfigCode::input_delay_out_of_range ? "inputDelayTicks"
+                            : e.code == net::RoomConfigCode::max_players_out_of_range ? "maxPlayers"
+                            : e.code == net::RoomConfigCode::max_watchers_out_of_range ? "maxWatchers"
+                                                                                        : "idleTimeoutMs";
+        refusal.set("field", std::string(field));
+        refusal.set("code", std::string(net::error_name(e)));
+        refusal.set("message", std::string(net::describe(e)));
+        return refusal;
+    }
+    return val(std::make_unique<RoomBox>(RoomBox{std::move(made).value(), {}, {}, {}, {}}));
+}
+
+uint32_t room_connect(RoomBox& b, double now_ms) { return b.room.connect(ns_from_ms(now_ms)); }
+void room_receive(RoomBox& b, uint32_t id, const val& bytes, double now_ms) {
+    copy_in(bytes, b.message);
+    b.room.receive(id, b.message, ns_from_ms(now_ms));
+}
+void room_disconnect(RoomBox& b, uint32_t id, double now_ms) { b.room.disconnect(id, ns_from_ms(now_ms)); }
+void room_tick(RoomBox& b, double now_ms) { b.room.tick(ns_from_ms(now_ms)); }
+void room_shut_down(RoomBox& b, double now_ms) { b.room.shut_down(ns_from_ms(now_ms)); }
+
+// {sends: [{to, bytes}], closes: [{who, reason, code}]}. A buffer the room shares between
+// recipients (a frame) becomes one Uint8Array shared by their entries, as the transport would
+// write one buffer to each.
+val room_take_outbox(RoomBox& b) {
+    b.sends.clear();
+    b.closes.clear();
+    b.room.take_outbox(b.sends, b.closes);
+    std::unordered_map<const std::vector<uint8_t>*, val> copies;  // lookup only, never iterated
+    val sends = val::array();
+    for (const net::Outgoing& o : b.sends) {
+        auto it = copies.find(o.bytes.get());
+        if (it == copies.end()) it = copies.emplace(o.bytes.get(), copy_out(*o.bytes)).first;
+        val s = val::object();
+        s.set("to", o.to);
+        s.set("bytes", it->second);
+        sends.call<void>("push", s);
+    }
+    val closes = val::array();
+    for (const net::CloseRequest& c : b.closes) {
+        val o = val::object();
+        o.set("who", c.who);
+        o.set("reason", std::string(net::error_name(c.reason)));
+        o.set("code", net::websocket_close_code(c.reason));
+        closes.call<void>("push", o);
+    }
+    b.sends.clear();
+    b.closes.clear();
+    val out = val::object();
+    out.set("sends", sends);
+    out.set("closes", closes);
+    return out;
+}
+
+constexpr std::array close_reasons{net::CloseReason::protocol_error, net::CloseReason::rate_limited,
+                                   net::CloseReason::room_full,      net::CloseReason::too_slow,
+                                   net::CloseReason::idle,           net::CloseReason::shutting_down};
+
+val room_stats(const RoomBox& b) {
+    const net::RoomStats& s = b.room.stats();
+    val o = val::object();
+    o.set("tick", number(s.tick));
+    o.set("players", s.players);
+    o.set("watchers", s.watchers);
+    o.set("framesEncoded", number(s.frames_encoded));
+    o.set("baselinesSent", number(s.baselines_sent));
+    o.set("flowPauses", number(s.flow_pauses));
+    o.set("inputsAccepted", number(s.inputs_accepted));
+    o.set("inputsDropped", number(s.inputs_dropped));
+    o.set("inputsStale", number(s.inputs_stale));
+    o.set("desyncReports", number(s.desync_reports));
+    o.set("ackMismatches", number(s.ack_mismatches));
+    o.set("repliesDropped", number(s.replies_dropped));
+    o.set("messagesReceived", number(s.messages_received));
+    o.set("bytesReceived", number(s.bytes_received));
+    o.set("messagesSent", number(s.messages_sent));
+    o.set("bytesSent", number(s.bytes_sent));
+    val closes = val::object();
+    for (net::CloseReason r : close_reasons) closes.set(std::string(net::error_name(r)), number(s.closes[static_cast<uint8_t>(r)]));
+    o.set("closes", closes);
+    return o;
+}
+
+// What the room holds for one connection, or null for an id it does not know.
+val room_client(const RoomBox& b, uint32_t id) {
+    const auto c = b.room.client(id);
+    if (!c) return val::null();
+    val o = val::object();
+    o.set("admitted", c->admitted);
+    o.set("closed", c->closed);
+    o.set("role", std::string(c->role == net::Role::play ? "play" : "watch"));
+    o.set("player", c->player == net::watcher_id ? val::null() : val(c->player));
+    o.set("paused", c->paused);
+    o.set("sentTick", number(c->sent_tick));
+    o.set("baseTick", number(c->base_tick));
+    o.set("unackedBytes", number(c->unacked_bytes));
+    o.set("heldBytes", number(c->held_bytes));
+    return o;
+}
+
+val room_limits(const RoomBox& b) {
+    const net::RoomConfig& c = b.room.config();
+    val o = val::object();
+    o.set("inputDelayTicks", c.input_delay_ticks);
+    o.set("maxPlayers", c.max_players);
+    o.set("maxWatchers", c.max_watchers);
+    o.set("idleTimeoutMs", ms_from_ns(c.idle_timeout_ns));
+    o.set("ringTicks", b.room.ring_ticks());
+    o.set("flowWindowTicks", b.room.flow_window_ticks());
+    o.set("flowWindowBytes", net::flow_window_bytes);
+    o.set("baselineRepeatTicks", b.room.baseline_repeat_ticks());
+    o.set("world", tandem::bindings::config_to_js(c.world));
+    return o;
+}
+
+std::string room_world_digest(const RoomBox& b) { return hex64(w::digest(b.room.world())); }
+val room_world_sections(const RoomBox& b) { return sections_js(w::section_digests(b.room.world())); }
+val room_world_snapshot(const RoomBox& b) { return copy_out(w::encode(b.room.world())); }
+void room_start_recording(RoomBox& b) { b.room.start_recording(); }
+val room_take_recording(RoomBox& b) {
+    b.recording.clear();
+    b.room.take_recording(b.recording);
+    return copy_out(b.recording);
+}
+
+// ---- Replay -----------------------------------------------------------------------------------
+
+// The reader's refusal as {code, record, offset, message} for net.mjs's ReplayError.
+val replay_fault(const net::ReplayFault& f) {
+    val o = val::object();
+    o.set("code", std::string(net::error_name(f.error)));
+    o.set("record", number(f.record));
+    o.set("offset", number(f.offset));
+    o.set("message", f.text);
+    return o;
+}
+
+// {firstTick, lastTick, framesChecked, baselinesChecked, baselinesAdopted, divergence}, or the
+// reader's refusal (it has a .code).
+val replay_check(const val& js_bytes) {
+    std::vector<uint8_t> bytes;
+    copy_in(js_bytes, bytes);
+    auto read = net::read_replay(bytes);
+    if (!read) return replay_fault(read.error());
+    const net::ReplayCheck c = net::check_replay(read.value());
+    val o = val::object();
+    o.set("firstTick", number(c.first_tick));
+    o.set("lastTick", number(c.last_tick));
+    o.set("framesChecked", number(c.frames_checked));
+    o.set("baselinesChecked", number(c.baselines_checked));
+    o.set("baselinesAdopted", number(c.baselines_adopted));
+    if (!c.divergence) {
+        o.set("divergence", val::null());
+    } else {
+        const net::Divergence& d = *c.divergence;
+        val div = val::object();
+        div.set("tick", number(d.tick));
+        div.set("expected", hex64(d.expected_digest));
+        div.set("actual", hex64(d.actual_digest));
+        div.set("sections", d.sections_known ? names_js(d.sections) : val::null());
+        o.set("divergence", div);
+    }
+    return o;
+}
+
+// This build's re-run world at `tick` as a snapshot (net.mjs makes it a World), or the refusal.
+val replay_world_at(const val& js_bytes, double tick) {
+    std::vector<uint8_t> bytes;
+    copy_in(js_bytes, bytes);
+    auto read = net::read_replay(bytes);
+    if (!read) return replay_fault(read.error());
+    auto world = net::replay_world_at(read.value(), static_cast<uint64_t>(tick));
+    if (!world) return replay_fault(world.error());
+    return copy_out(w::encode(world.value()));
+}
+
+// ---- ClientSession ------------------------------------------------------------------------------
+
+// performance.now() as int64 ns: the session's step-cost clock. It only measures how long a
+// step takes, to fit a frame's budget; it decides nothing the world depends on.
+int64_t page_clock_ns() { return ns_from_ms(emscripten_get_now()); }
+
+struct SessionBox {
+    net::ClientSession session;
+    std::vector<uint8_t> message;               // receive(): the caller's bytes, reused
+    std::vector<std::vector<uint8_t>> outgoing;
+    std::vector<float> current, previous;       // renderView(): the render edge, to_f32 one way
+};
+
+val session_create(bool watch, double now_ms, bool measure_step_cost) {
+    auto b = std::make_unique<SessionBox>(
+        SessionBox{net::ClientSession(watch ? net::Role::watch : net::Role::play, ns_from_ms(now_ms)), {}, {}, {}, {}});
+    if (measure_step_cost) b->session.set_clock(&page_clock_ns);
+    return val(std::move(b));
+}
+
+void session_on_connected(SessionBox& b, double now_ms) { b.session.on_connected(ns_from_ms(now_ms)); }
+void session_receive(SessionBox& b, const val& bytes, double now_ms) {
+    copy_in(bytes, b.message);
+    b.session.receive(b.message, ns_from_ms(now_ms));
+}
+void session_on_disconnected(SessionBox& b, double now_ms) { b.session.on_disconnected(ns_from_ms(now_ms)); }
+bool session_should_reconnect(const SessionBox& b) { return b.session.should_reconnect(); }
+double session_reconnect_delay_ms(const SessionBox& b) { return ms_from_ns(b.session.reconnect_delay_ns()); }
+val session_take_outgoing(SessionBox& b) {
+    b.outgoing.clear();
+    b.session.take_outgoing(b.outgoing);
+    val out = val::array();
+    for (const auto& m : b.outgoing) out.call<void>("push", copy_out(m));
+    b.outgoing.clear();
+    return out;
+}
+uint32_t session_advance(SessionBox& b, double now_ms, double budget_ms) {
+    return b.session.advance(ns_from_ms(now_ms), ns_from_ms(budget_ms));
+}
+void session_on_suspend(SessionBox& b, double now_ms) { b.session.on_suspend(ns_from_ms(now_ms)); }
+void session_on_resume(SessionBox& b, double now_ms) { b.session.on_resume(ns_from_ms(now_ms)); }
+void session_steer(SessionBox& b, int32_t x_raw, int32_t y_raw, double now_ms) {
+    b.session.steer(tandem::Vec2{tandem::Fx::from_raw(x_raw), tandem::Fx::from_raw(y_raw)}, ns_from_ms(now_ms));
+}
+
+float units(tandem::Fx v) { return tandem::to_f32(v); }
+
+void fill(std::vector<float>& out, const std::vector<tandem::Vec2>& points) {
+    out.resize(points.size() * 2);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        out[2 * i] = units(points[i].x);
+        out[2 * i + 1] = units(points[i].y);
+    }
+}
+
+// The page's render view (web/adapters/README.md): pellet positions as Float32Array views into
+// this box's buffers (valid until the next call into the module), wells and events as objects.
+val session_render_view(SessionBox& b, double now_ms) {
+    const net::RenderView v = b.session.render_view(ns_from_ms(now_ms));
+    const net::SessionFigures f = b.session.figures();
+    fill(b.current, v.pellets);
+    fill(b.previous, v.pellets_prev);
+    val o = val::object();
+    o.set("hasWorld", v.has_world);
+    o.set("tick", number(v.tick));
+    o.set("alpha", tandem::to_f64(v.fraction));
+    o.set("arenaSize", v.has_world ? val(tandem::to_f64(v.arena_size)) : val::null());
+    o.set("me", f.player == net::watcher_id ? val::null() : val(f.player));
+    val pellets = val::object();
+    pellets.set("current", val(emscripten::typed_memory_view(b.current.size(), b.current.data())));
+    pellets.set("previous", v.pellets_prev.empty() ? val::null()
+                                                   : val(emscripten::typed_memory_view(b.previous.size(), b.previous.data())));
+    o.set("pellets", pellets);
+    // Targets and scores are not part of the view; the confirmed world holds them (read only).
+    const auto& world = b.session.confirmed_world();
+    val wells = val::array();
+    for (std::size_t i = 0; i < v.wells.size(); ++i) {
+        const net::RenderWell& now = v.wells[i];
+        net::RenderWell prev = now;
+        for (const net::RenderWell& p : v.wells_prev) {
+            if (p.player == now.player) prev = p;
+        }
+        val well = val::object();
+        well.set("player", now.player);
+        well.set("x", units(now.pos.x));
+        well.set("y", units(now.pos.y));
+        well.set("prevX", units(prev.pos.x));
+        well.set("prevY", units(prev.pos.y));
+        if (world && i < world->wells.size() && world->wells[i].player == now.player) {
+            well.set("targetX", units(world->wells[i].target.x));
+            well.set("targetY", units(world->wells[i].target.y));
+            well.set("score", number(world->wells[i].score));
+        }
+        wells.call<void>("push", well);
+    }
+    o.set("wells", wells);
+    val events = val::array();
+    for (const w::Event& e : v.events) {
+        val ev = val::object();
+        ev.set("kind", std::string(w::event_name(e.kind)));
+        ev.set("tick", number(v.tick));
+        ev.set("player", e.player);
+        ev.set("pellet", e.pellet);
+        events.call<void>("push", ev);
+    }
+    o.set("events", events);
+    return o;
+}
+
+// The session's figures, every field under its camelCase name (durations in ms, -1 -> null);
+// net.mjs arranges them into the page's shape.
+val session_figures(const SessionBox& b) {
+    const net::SessionFigures f = b.session.figures();
+    const auto ms_or_null = [](int64_t ns) { return ns < 0 ? val::null() : val(ms_from_ns(ns)); };
+    val o = val::object();
+    o.set("connected", f.connected);
+    o.set("role", std::string(f.role == net::Role::play ? "play" : "watch"));
+    o.set("player", f.player == net::watcher_id ? val::null() : val(f.player));
+    o.set("hasWorld", f.has_world);
+    o.set("verifiedTick", number(f.verified_tick));
+    o.set("verifiedTicks", number(f.verified_ticks));
+    o.set("serverTick", number(f.server_tick));
+    o.set("lagTicks", number(f.lag_ticks));
+    o.set("queuedFrames", number(f.queued_frames));
+    o.set("mismatches", number(f.mismatches));
+    o.set("lastMismatchTick", number(f.last_mismatch_tick));
+    o.set("lastMismatchSections", f.last_mismatch_sections_known ? names_js(f.last_mismatch_sections) : val::null());
+    o.set("catchUps", number(f.catch_ups));
+    o.set("resyncs", number(f.resyncs));
+    o.set("baselines", number(f.baselines));
+    o.set("bytesIn", number(f.bytes_in));
+    o.set("bytesOut", number(f.bytes_out));
+    o.set("bytesInPerSec", number(f.bytes_in_per_sec));
+    o.set("malformedIn", number(f.malformed_in));
+    o.set("framesIgnored", number(f.frames_ignored));
+    o.set("rttMs", ms_or_null(f.rtt_ns));
+    o.set("jitterMs", ms_or_null(f.jitter_ns));
+    o.set("stepCostMs", ms_from_ns(f.step_cost_ns));
+    o.set("inputsSent", f.inputs_sent);
+    o.set("inputsApplied", f.inputs_applied);
+    if (f.refused) {
+        val e = val::object();
+        e.set("code", std::string(net::error_name(*f.refused)));
+        e.set("message", f.refused_text);
+        o.set("error", e);
+    } else {
+        o.set("error", val::null());
+    }
+    const net::ResumeFigures& r = f.last_resume;
+    if (r.path == net::ResumePath::none) {
+        o.set("lastResume", val::null());
+    } else {
+        val lr = val::object();
+        lr.set("awayMs", ms_from_ns(r.away_ns));
+        lr.set("path", std::string(net::resume_path_name(r.path)));
+        lr.set("behindTicks", number(r.behind_ticks));
+        lr.set("ticks", number(r.ticks));
+        lr.set("baselineBytes", number(r.bytes));
+        lr.set("verifiedAfterMs", ms_or_null(r.until_verified_ns));
+        o.set("lastResume", lr);
+    }
+    // Scores as the confirmed world holds them.
+    val players = val::array();
+    if (const auto& world = b.session.confirmed_world()) {
+        for (const w::Well& well : world->wells) {
+            val p = val::object();
+            p.set("player", well.player);
+            p.set("score", number(well.score));
+            players.call<void>("push", p);
+        }
+        o.set("tick", number(world->tick));
+        o.set("digest", hex64(w::digest(*world)));
+    } else {
+        o.set("tick", val::null());
+        o.set("digest", val::null());
+    }
+    o.set("players", players);
+    return o;
+}
+
+val session_export_replay(const SessionBox& b) { return copy_out(b.session.export_replay()); }
+void session_corrupt_once(SessionBox& b) { b.session.corrupt_once_for_testing(); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(tandem_net) {
+    using emscripten::class_;
+    using emscripten::function;
+
+    class_<RoomBox>("Room")
+        .function("connect", &room_connect)
+        .function("receive", &room_receive)
+        .function("disconnect", &room_disconnect)
+        .function("tick", &room_tick)
+        .function("shutDown", &room_shut_down)
+        .function("takeOutbox", &room_take_outbox)
+        .function("stats", &room_stats)
+        .function("client", &room_client)
+        .function("limits", &room_limits)
+        .function("worldDigest", &room_world_digest)
+        .function("worldSections", &room_world_sections)
+        .function("worldSnapshot", &room_world_snapshot)
+        .function("startRecording", &room_start_recording)
+        .function("takeRecording", &room_take_recording);
+    function("room_create", &room_create);
+
+    function("replay_check", &replay_check);
+    function("replay_world_at", &replay_world_at);
+
+    class_<SessionBox>("ClientSession")
+        .function("onConnected", &session_on_connected)
+        .function("receive", &session_receive)
+        .function("onDisconnected", &session_on_disconnected)
+        .function("shouldReconnect", &session_should_reconnect)
+        .function("reconnectDelayMs", &session_reconnect_delay_ms)
+        .function("takeOutgoing", &session_take_outgoing)
+        .function("advance", &session_advance)
+        .function("onSuspend", &session_on_suspend)
+        .function("onResume", &session_on_resume)
+        .function("steer", &session_steer)
+        .function("renderView", &session_render_view)
+        .function("figures", &session_figures)
+        .function("exportReplay", &session_export_replay)
+        .function("corruptOnce", &session_corrupt_once);
+    function("session_create", &session_create);
+}

@@ -1,0 +1,74 @@
+// The world config as JavaScript sees it, shared by the Embind files (embind.cpp's World,
+// embind_net.cpp's Room): every knob of WorldConfig by for_each_config_field under its
+// camelCase name; a u32 knob a number, an Fx knob its raw int32, the u64 seed as {hi, lo}
+// (two u32 words: a JS number cannot hold it and BigInt would need -sWASM_BIGINT).
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "tandem/core/fixed.hpp"
+#include "tandem/world/world.hpp"
+
+namespace tandem::bindings {
+
+inline std::string camel(std::string_view snake) {
+    std::string out;
+    for (std::size_t i = 0; i < snake.size(); ++i) {
+        if (snake[i] == '_' && i + 1 < snake.size()) out += static_cast<char>(snake[++i] - 'a' + 'A');
+        else out += snake[i];
+    }
+    return out;
+}
+
+inline emscripten::val config_to_js(const world::WorldConfig& config) {
+    emscripten::val out = emscripten::val::object();
+    for_each_config_field(config, [&](std::string_view name, auto field) {
+        using Field = decltype(field);
+        if constexpr (std::is_same_v<Field, uint64_t>) {
+            emscripten::val words = emscripten::val::object();
+            words.set("hi", static_cast<uint32_t>(field >> 32));
+            words.set("lo", static_cast<uint32_t>(field));
+            out.set(camel(name), words);
+        } else if constexpr (std::is_same_v<Field, uint32_t>) {
+            out.set(camel(name), field);
+        } else {
+            out.set(camel(name), field.raw());
+        }
+    });
+    return out;
+}
+
+// default_config() with the knobs the caller set. tandem.mjs has checked each one's type and
+// that it is a knob; the ranges are left to validate().
+inline world::WorldConfig config_from_js(const emscripten::val& overrides) {
+    world::WorldConfig config = world::default_config();
+    for_each_config_field(config, [&](std::string_view name, auto& field) {
+        const emscripten::val v = overrides[camel(name)];
+        if (v.isUndefined()) return;
+        using Field = std::remove_reference_t<decltype(field)>;
+        if constexpr (std::is_same_v<Field, uint64_t>) {
+            field = (uint64_t{v["hi"].as<uint32_t>()} << 32) | v["lo"].as<uint32_t>();
+        } else if constexpr (std::is_same_v<Field, uint32_t>) {
+            field = v.as<uint32_t>();
+        } else {
+            field = Fx::from_raw(v.as<int32_t>());
+        }
+    });
+    return config;
+}
+
+// validate()'s refusal as {field, code, message}, which tandem.mjs turns into a RangeError.
+inline emscripten::val config_refusal(world::ConfigError error) {
+    emscripten::val refusal = emscripten::val::object();
+    refusal.set("field", camel(world::config_field(error)));
+    refusal.set("code", std::string(error_name(error)));
+    refusal.set("message", std::string(describe(error)));
+    return refusal;
+}
+
+}  // namespace tandem::bindings

@@ -1,0 +1,187 @@
+// The ES module's ClientSession against the ES module's Room, in process: the calls the page
+// makes (web/adapters/session.mjs) and the shapes it reads (web/adapters/README.md). Verdicts
+// come from bytes read by hand from the protocol's layout (wire.mjs), from the room's own
+// world, and from the native `tandem replay` re-running what the session received.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { cliPath, loadTandem } from './support.mjs';
+import { decodeServer, type } from './wire.mjs';
+
+const TICK_MS = 1000 / 60;
+let tandem;
+let dir;
+
+before(async () => {
+  tandem = await loadTandem();
+  dir = mkdtempSync(join(tmpdir(), 'tandem-session-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// A room and sessions joined by direct byte passing: what a lossless, instant socket does.
+function match(config, roles) {
+  const room = new tandem.Room(config);
+  const clients = roles.map((watch) => ({
+    session: new tandem.ClientSession({ watch, nowMs: 0, measureStepCost: false }),
+    id: 0,
+    reading: true,
+    received: [],
+  }));
+  let now = 0;
+  const pump = () => {
+    for (const c of clients) {
+      for (const bytes of c.session.takeOutgoing()) room.receive(c.id, bytes, now);
+    }
+    for (const { to, bytes } of room.takeOutbox().sends) {
+      const c = clients.find((x) => x.id === to);
+      c.received.push(bytes);
+    }
+    for (const c of clients) {
+      if (!c.reading) continue;
+      for (const bytes of c.received.splice(0)) c.session.receive(bytes, now);
+    }
+  };
+  for (const c of clients) {
+    c.id = room.connect(now);
+    c.session.onConnected(now);
+  }
+  pump();
+  return {
+    room, clients, pump,
+    get now() { return now; },
+    /** n ticks: the room steps, bytes move, each session advances (unless `skip` says not). */
+    run(n, { each = () => {}, skip = () => false } = {}) {
+      for (let i = 0; i < n; ++i) {
+        now += TICK_MS;
+        room.tick(now);
+        pump();
+        clients.forEach((c, k) => { if (!skip(c, k)) c.session.advance(now, 16); });
+        each(i);
+        pump();
+      }
+    },
+    delete() {
+      for (const c of clients) c.session.delete();
+      room.delete();
+    },
+  };
+}
+
+describe('ClientSession', () => {
+  test('a player and a watcher verify every tick of the room; their figures and views are the page\'s shapes', () => {
+    const m = match({ pelletCount: 64 }, [false, true]);
+    const [player, watcher] = m.clients;
+    const steers = [];
+    m.run(120, {
+      each: (i) => {
+        player.session.steer((i - 60) << 16, (30 - i) << 16, m.now);
+        steers.push(...player.session.takeOutgoing());
+      },
+    });
+    // The steers the session sent, read by hand: type, increasing sequences, the raw targets.
+    for (const bytes of steers) m.room.receive(player.id, bytes, m.now);
+    const inputs = steers.filter((b) => b[0] === type.input).map((b) => Buffer.from(b));
+    assert.ok(inputs.length >= 100, `${inputs.length} steers sent`);
+    assert.ok(inputs.every((b) => b.length === 13));
+    const seqs = inputs.map((b) => b.readUInt32LE(1));
+    assert.deepEqual(seqs, seqs.map((_, i) => i + 1));
+    assert.deepEqual([inputs[0].readInt32LE(5), inputs[0].readInt32LE(9)], [-60 << 16, 30 << 16]);
+    m.run(10);
+
+    const digest = m.room.worldDigest();
+    for (const [c, watch] of [[player, false], [watcher, true]]) {
+      const f = c.session.figures();
+      assert.equal(f.session.mismatches, 0);
+      assert.equal(f.tick, m.room.stats().tick, 'verified up to the room');
+      assert.equal(f.session.digest, digest);
+      assert.equal(f.verification.verifiedTick, f.tick);
+      assert.equal(f.verification.verifiedTicks, f.tick, 'every tick since the baseline at 0');
+      assert.deepEqual(f.verification.mismatches, []);
+      assert.equal(f.me, watch ? null : 1);
+      assert.equal(f.error, null);
+    }
+    // Scores and wells as the room's world has them.
+    const world = m.room.world();
+    assert.deepEqual(player.session.figures().players, world.scores());
+    const view = player.session.renderView(m.now);
+    assert.equal(view.tick, world.tick);
+    assert.equal(view.me, 1);
+    assert.equal(view.arenaSize, tandem.fx.toNumber(world.config().arenaSize));
+    assert.ok(view.alpha >= 0 && view.alpha <= 1);
+    assert.deepEqual(Array.from(view.pellets.current), Array.from(world.pelletPositions()));
+    assert.equal(view.pellets.previous.length, view.pellets.current.length);
+    const [well] = world.wells();
+    assert.deepEqual([view.wells[0].player, view.wells[0].x, view.wells[0].score],
+      [well.player, Math.fround(tandem.fx.toNumber(well.pos.x)), well.score]);
+    // Zero-copy: a second view is over the same module memory, at the same place.
+    const again = player.session.renderView(m.now);
+    assert.equal(again.pellets.current.buffer, view.pellets.current.buffer);
+    assert.equal(again.pellets.current.byteOffset, view.pellets.current.byteOffset);
+    world.delete();
+
+    // What the player received re-runs clean in the native build.
+    const file = join(dir, 'player.replay');
+    writeFileSync(file, player.session.exportReplay());
+    assert.match(execFileSync(cliPath, ['replay', file], { encoding: 'utf8' }), /replay ticks 0 to 130: 130 frames/);
+    assert.match(player.session.checkAgainstNative(), /130 frames re-run, every digest agrees/);
+    m.delete();
+  });
+
+  test('a world corrupted on purpose mismatches at the next tick, names the section, and heals by baseline', () => {
+    const m = match({ pelletCount: 32 }, [false]);
+    const [c] = m.clients;
+    m.run(30);
+    const at = m.room.stats().tick;
+    c.session.corruptOnce();
+    m.run(90);
+    const f = c.session.figures();
+    assert.equal(f.session.mismatches, 1);
+    const [mismatch] = f.verification.mismatches;
+    assert.equal(mismatch.tick, at + 1, 'detected at the first tick applied after the corruption');
+    assert.equal(mismatch.section, 'scores', 'the capture count is in the scores section');
+    assert.equal(mismatch.healed, true);
+    assert.equal(f.session.resyncs, 1);
+    assert.equal(f.session.baselines, 2);
+    assert.equal(f.session.digest, m.room.worldDigest(), 'verifying again, at the room\'s tick');
+    m.delete();
+  });
+
+  test('back after 5 s away it catches up; after 60 s away it takes a baseline (the session\'s rule, both sides)', () => {
+    for (const [seconds, path] of [[5, 'catch_up'], [60, 'baseline']]) {
+      const m = match({ pelletCount: 16 }, [true]);
+      const [c] = m.clients;
+      m.run(30);
+      c.session.onSuspend(m.now);
+      c.reading = false;   // a frozen tab: nothing read, nothing advanced
+      m.run(seconds * 60, { skip: () => true });
+      c.reading = true;
+      c.session.onResume(m.now);
+      m.pump();
+      m.run(240);
+      const f = c.session.figures();
+      assert.equal(f.lastResume?.path, path, `${seconds} s away`);
+      assert.ok(Math.abs(f.lastResume.awayMs - seconds * 1000) < 20, `${f.lastResume.awayMs} ms away`);
+      assert.equal(f.session.mismatches, 0);
+      assert.equal(f.session.digest, m.room.worldDigest(), `${seconds} s: verifying at the room's tick again`);
+      m.delete();
+    }
+  });
+
+  test('bad arguments are refused before anything reaches the session', () => {
+    assert.throws(() => new tandem.ClientSession({ nowMs: -1 }), RangeError);
+    assert.throws(() => new tandem.ClientSession({ watch: 'yes', nowMs: 0 }), TypeError);
+    const s = new tandem.ClientSession({ nowMs: 0 });
+    assert.throws(() => s.steer(0.5, 0, 1), RangeError);
+    assert.throws(() => s.receive('bytes', 1), TypeError);
+    assert.match(s.checkAgainstNative(), /nothing to check yet/);
+    // A message that does not decode is counted and ignored.
+    s.receive(new Uint8Array([0x82, 1]), 1);
+    assert.equal(s.figures().session.malformedIn, 1);
+    assert.equal(decodeServer(new Uint8Array([0x86, 3, 0, 0])).code, 3);
+    s.delete();
+    assert.throws(() => s.figures(), /deleted/);
+  });
+});
