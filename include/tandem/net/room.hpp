@@ -183,10 +183,12 @@ struct ClientFigures {
 // (holds = 1) resumes the stream after the last tick sent: from the ring while it still holds
 // those ticks, else with a baseline of the current tick. An Ack "nothing held" gets a
 // baseline (see baseline_repeat_seconds). Baselines are exempt from the window (a client that
-// asks must be answered), so the bytes unacknowledged to a client never exceed
-// flow_window_bytes plus its newest baseline, and a stalled client costs O(1): one fixed
-// record in the room, no per-tick queue, however long it stalls. A client must ack a tick it
-// holds at least every flow_window_seconds, or it is paused.
+// asks must be answered). The bound: a client that stops reading has at most
+// flow_window_bytes plus one baseline unacknowledged (it asks for nothing more), and costs the
+// room O(1) however long it stalls: one fixed record, no per-tick queue (ClientFigures). One
+// that keeps asking for baselines without reading gets at most one a second, until the
+// transport's hard byte cap closes it. A client must ack a tick it holds at least every
+// flow_window_seconds, or it is paused.
 //
 // Refusals (an ErrorMsg, then a CloseRequest): a hello of another protocol version
 // (version_mismatch) or simulation (fingerprint_mismatch), a message that does not decode
