@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tandem/net/protocol.hpp"
+#include "tandem/net/replay.hpp"
 #include "tandem/world/world.hpp"
 
 using namespace tandem;
@@ -896,4 +897,26 @@ TEST_CASE("a recording is a header, a watcher's welcome, a baseline, then each t
     }
     CHECK(v.verified == 20);
     CHECK(v.all_ok);
+
+    // The replay checker accepts it; a steer altered in one frame is named at its tick.
+    const auto replay = read_replay(file);
+    REQUIRE(replay.ok());
+    const ReplayCheck check = check_replay(replay.value());
+    CHECK_FALSE(check.divergence.has_value());
+    CHECK(check.first_tick == 5);
+    CHECK(check.last_tick == 25);
+    CHECK(check.frames_checked == 20);
+    size_t offset = 16;
+    for (int record = 0; record < 2 + 2 * 10; ++record) {
+        offset += 4 + (file[offset] | file[offset + 1] << 8 | file[offset + 2] << 16);
+    }
+    // Record 22 is tick 16's frame, holding one steer; its target.x starts at 4 + 19 + 5.
+    REQUIRE(std::get<Frame>(records[22]).tick == 16);
+    REQUIRE(std::get<Frame>(records[22]).inputs.size() == 1);
+    file[offset + 4 + 19 + 5 + 2] ^= 1;
+    const ReplayCheck bad = check_replay(read_replay(file).value());
+    REQUIRE(bad.divergence.has_value());
+    CHECK(bad.divergence->tick == 16);
+    CHECK(bad.divergence->sections_known);
+    CHECK(bad.divergence->sections == std::vector<std::string_view>{"wells"});
 }

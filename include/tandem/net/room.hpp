@@ -30,10 +30,13 @@ namespace tandem::net {
 // than a baseline costs to send, so anything older is answered with a baseline.
 inline constexpr uint32_t ring_seconds = 10;
 
-// Flow control: the span a client may have unacknowledged, in ticks and in bytes. Two seconds
-// (120 ticks at 60 Hz) is about ten acknowledgement intervals of a client that acks four
-// times a second over a 200 ms round trip, so a reading client is never paused; a client that
-// has stopped reading is paused within two seconds. 192 KiB holds two seconds of the largest
+// Flow control: the span a client may have unacknowledged, in ticks and in bytes. The stream is
+// ordered and lossless (a WebSocket), so the newest tick a client acks is its whole
+// acknowledgement: nothing for AckWindow's loss mask to add. Two seconds (120 ticks at 60 Hz)
+// spans several acknowledgements plus a long round trip for a client that acks a few times a
+// second (the client session acks up to ten times a second, and every second even without
+// progress), so a reading client is never paused; one that has stopped reading is paused
+// within two seconds. 192 KiB holds two seconds of the largest
 // steady frames (64 players steering every tick: 1,107 B x 120 = 133 KB) with room to spare,
 // so the tick bound is the one that binds in play, while the bytes a paused client leaves in
 // the transport stay under its 256 KiB figure.
@@ -50,6 +53,9 @@ inline constexpr uint32_t baseline_repeat_seconds = 1;
 // at 120 Hz; at 60 ticks a second only one steer per player per tick is applied anyway (the
 // newest), so a faster sender only replaces its own steers. The burst (half a second) absorbs
 // inputs that the network delivers in clumps. An input past the limit is dropped and counted.
+// A token bucket refilled per tick, not the link toolkit's RateMeter: the meter's rolling
+// eight-second window is a readout, while a limit must hold over every second from the first
+// input, and counting in ticks keeps it a function of the calls alone.
 inline constexpr uint32_t max_inputs_per_second = 120;
 inline constexpr uint32_t input_burst = 60;
 
@@ -183,10 +189,12 @@ struct ClientFigures {
 // (holds = 1) resumes the stream after the last tick sent: from the ring while it still holds
 // those ticks, else with a baseline of the current tick. An Ack "nothing held" gets a
 // baseline (see baseline_repeat_seconds). Baselines are exempt from the window (a client that
-// asks must be answered), so the bytes unacknowledged to a client never exceed
-// flow_window_bytes plus its newest baseline, and a stalled client costs O(1): one fixed
-// record in the room, no per-tick queue, however long it stalls. A client must ack a tick it
-// holds at least every flow_window_seconds, or it is paused.
+// asks must be answered). The bound: a client that stops reading has at most
+// flow_window_bytes plus one baseline unacknowledged (it asks for nothing more), and costs the
+// room O(1) however long it stalls: one fixed record, no per-tick queue (ClientFigures). One
+// that keeps asking for baselines without reading gets at most one a second, until the
+// transport's hard byte cap closes it. A client must ack a tick it holds at least every
+// flow_window_seconds, or it is paused.
 //
 // Refusals (an ErrorMsg, then a CloseRequest): a hello of another protocol version
 // (version_mismatch) or simulation (fingerprint_mismatch), a message that does not decode
