@@ -199,6 +199,7 @@ void ClientSession::on_baseline(const Baseline& baseline, std::span<const uint8_
     figures_.verified_tick = baseline.tick;
     verified_digest_ = world::digest(*world_);
     ++figures_.baselines;
+    figures_.last_baseline_tick = baseline.tick;
     pellets_prev_.clear();
     wells_prev_.clear();
     events_valid_ = false;

@@ -99,6 +99,7 @@ struct SessionFigures {
     uint64_t catch_ups = 0;
     uint64_t resyncs = 0;                    // "nothing held" acks sent (resume, gap, mismatch)
     uint64_t baselines = 0;                  // baselines applied
+    uint64_t last_baseline_tick = 0;
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
     uint64_t bytes_in_per_sec = 0;           // rolling 8 s window

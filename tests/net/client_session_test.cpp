@@ -1,0 +1,440 @@
+// Properties of src/net/client_session.cpp, driven by server messages made here with the codec
+// from a world this test steps itself: every tick is verified; the budget bounds the steps of
+// a call; acks go out at the stated rate; the resume rule catches up or resyncs on either side
+// of each threshold; a corrupted world is detected at its tick, named and healed by a
+// baseline; figures, steers, reconnect decisions, the render view and the replay export.
+#include "tandem/net/client_session.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include "tandem/net/replay.hpp"
+
+using namespace tandem;
+using namespace tandem::net;
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+constexpr int64_t ms = 1'000'000;
+
+world::WorldConfig small_config() {
+    world::WorldConfig c = world::default_config();
+    c.pellet_count = 64;   // keeps a thousand steps cheap under the sanitizers
+    return c;
+}
+
+template <class M>
+Bytes encoded(const M& m) {
+    Bytes out;
+    encode(out, m);
+    return out;
+}
+
+// The room's side, by hand: a world stepped here, its frames encoded with the codec.
+struct Server {
+    world::World world = make_world(small_config()).value();
+    world::Stepper stepper;
+    uint32_t player = 1;
+
+    Bytes welcome(Role role = Role::play) const {
+        return encoded(Welcome{role, role == Role::play ? player : watcher_id, 2, world.tick, 16, world.config});
+    }
+    Bytes baseline() const { return encoded(Baseline{world.tick, world::encode(world)}); }
+    Frame step(std::vector<AppliedInput> inputs = {}) {
+        std::vector<world::Input> raw;
+        for (const auto& a : inputs) raw.push_back(a.input);
+        stepper.step(world, raw);
+        return Frame{world.tick, world::digest(world), std::move(inputs)};
+    }
+    Bytes frame(std::vector<AppliedInput> inputs = {}) { return encoded(step(std::move(inputs))); }
+};
+
+std::vector<ClientMessage> sent(ClientSession& s) {
+    std::vector<Bytes> out;
+    s.take_outgoing(out);
+    std::vector<ClientMessage> messages;
+    for (const Bytes& b : out) messages.push_back(decode_client(b).value());
+    return messages;
+}
+
+template <class M>
+std::vector<M> only(const std::vector<ClientMessage>& messages) {
+    std::vector<M> out;
+    for (const auto& m : messages)
+        if (auto* x = std::get_if<M>(&m)) out.push_back(*x);
+    return out;
+}
+
+// A session connected, welcomed and holding the server's world (a player joined at tick 1).
+struct Connected {
+    Server server;
+    ClientSession session{Role::play, 0};
+    int64_t now = 0;
+
+    Connected() {
+        session.on_connected(now);
+        server.step({{{1, world::InputKind::join, {Fx::from_int(100), Fx::from_int(100)}}, 0}});
+        session.receive(server.welcome(), now);
+        session.receive(server.baseline(), now);
+        session.advance(now, 16 * ms);
+        (void)sent(session);
+    }
+    void feed_frames(uint32_t n) {
+        for (uint32_t i = 0; i < n; ++i) session.receive(server.frame(), now);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("on connect the session says hello with this build's version, fingerprint and role", "[client_session]") {
+    ClientSession s(Role::watch, 0);
+    s.on_connected(0);
+    const auto hello = only<Hello>(sent(s));
+    REQUIRE(hello.size() == 1);
+    CHECK(hello[0] == Hello{protocol_version, world::fingerprint_hash(), Role::watch});
+}
+
+TEST_CASE("every applied tick is verified against the room's digest and the worlds agree", "[client_session]") {
+    Connected c;
+    for (int i = 0; i < 120; ++i) {
+        const Vec2 t{Fx::from_int(10 + i), Fx::from_int(500 - i)};
+        c.session.receive(c.server.frame({{{1, world::InputKind::steer, t}, uint32_t(i + 1)}}), c.now);
+        c.now += 16 * ms;
+        CHECK(c.session.advance(c.now, 16 * ms) == 1);
+    }
+    const auto f = c.session.figures();
+    CHECK(f.verified_ticks == 120);
+    CHECK(f.verified_tick == c.server.world.tick);
+    CHECK(f.mismatches == 0);
+    CHECK(f.inputs_applied == 120);
+    CHECK(*c.session.confirmed_world() == c.server.world);
+}
+
+TEST_CASE("advance steps at most budget / step cost frames, and one when the budget is smaller", "[client_session]") {
+    Connected c;
+    c.feed_frames(20);   // under the gap threshold: an ordinary backlog
+    CHECK(c.session.step_cost_ns() == assumed_step_cost_ns);
+    CHECK(c.session.advance(c.now, 5 * ms) == 5);
+    CHECK(c.session.advance(c.now, 5 * ms - 1) == 4);
+    CHECK(c.session.advance(c.now, 0) == 1);
+    CHECK(c.session.figures().queued_frames == 10);
+}
+
+namespace {
+int64_t fake_time = 0;
+int64_t fake_clock() { return fake_time += 2 * ms; }   // each reading 2 ms after the last
+}  // namespace
+
+TEST_CASE("the measured step cost (from the clock given) sets how many steps a budget buys", "[client_session]") {
+    Connected c;
+    c.session.set_clock(&fake_clock);
+    c.feed_frames(20);
+    CHECK(c.session.advance(c.now, 0) == 1);   // the first step measures 2 ms
+    CHECK(c.session.step_cost_ns() == 2 * ms);
+    CHECK(c.session.advance(c.now, 10 * ms) == 5);
+    CHECK(c.session.advance(c.now, 4 * ms - 1) == 1);
+}
+
+TEST_CASE("acks carry the newest verified tick and its digest, at most every ack_interval_ns", "[client_session]") {
+    Connected c;
+    std::vector<Ack> acks;
+    // 1 s of 10 ms advance calls with a frame each: progress every call, an ack every 100 ms.
+    for (int i = 0; i < 100; ++i) {
+        c.session.receive(c.server.frame(), c.now);
+        c.now += 10 * ms;
+        c.session.advance(c.now, 16 * ms);
+        for (const Ack& a : only<Ack>(sent(c.session))) {
+            CHECK(a.holds);
+            CHECK(a.tick == c.server.world.tick);
+            CHECK(a.digest == world::digest(c.server.world));
+            acks.push_back(a);
+        }
+    }
+    CHECK(acks.size() == 10);
+    // No progress: the same ack is repeated once a second, not more.
+    uint32_t repeats = 0;
+    for (int i = 0; i < 300; ++i) {
+        c.now += 10 * ms;
+        c.session.advance(c.now, 16 * ms);
+        repeats += static_cast<uint32_t>(only<Ack>(sent(c.session)).size());
+    }
+    CHECK(repeats == 3);
+}
+
+TEST_CASE("a backlog of gap_threshold_ticks is stepped normally; one more is a resume that catches up", "[client_session]") {
+    SECTION("at the threshold") {
+        Connected c;
+        c.feed_frames(static_cast<uint32_t>(gap_threshold_ticks));
+        c.session.advance(c.now, 1000 * ms);
+        CHECK(c.session.figures().last_resume.path == ResumePath::none);
+        CHECK(c.session.figures().catch_ups == 0);
+    }
+    SECTION("one above") {
+        Connected c;
+        c.feed_frames(static_cast<uint32_t>(gap_threshold_ticks) + 1);
+        c.now += 500 * ms;
+        CHECK(c.session.advance(c.now, 1 * ms) == catch_up_slice_ns / assumed_step_cost_ns);
+        const auto f = c.session.figures();
+        CHECK(f.last_resume.path == ResumePath::caught_up);
+        CHECK(f.last_resume.behind_ticks == gap_threshold_ticks + 1);
+        CHECK(f.last_resume.away_ns == 500 * ms);
+        CHECK(f.catch_ups == 1);
+        while (c.session.figures().queued_frames > 0) c.session.advance(c.now += 16 * ms, 1 * ms);
+        CHECK(c.session.figures().last_resume.ticks == gap_threshold_ticks + 1);
+        CHECK(c.session.figures().last_resume.until_verified_ns > 0);
+        CHECK(*c.session.confirmed_world() == c.server.world);
+    }
+}
+
+TEST_CASE("a backlog costing catch_up_budget_ns catches up; one tick more resyncs with nothing held", "[client_session]") {
+    const uint64_t affordable = catch_up_budget_ns / assumed_step_cost_ns;   // 1,000 ticks at 1 ms
+    SECTION("affordable") {
+        Connected c;
+        c.feed_frames(static_cast<uint32_t>(affordable));
+        c.session.advance(c.now, 16 * ms);
+        CHECK(c.session.figures().last_resume.path == ResumePath::caught_up);
+        CHECK(c.session.figures().has_world);
+    }
+    SECTION("one tick more") {
+        Connected c;
+        c.feed_frames(static_cast<uint32_t>(affordable) + 1);
+        CHECK(c.session.advance(c.now, 16 * ms) == 0);
+        const auto f = c.session.figures();
+        CHECK(f.last_resume.path == ResumePath::resync);
+        CHECK(f.resyncs == 1);
+        CHECK_FALSE(f.has_world);
+        const auto acks = only<Ack>(sent(c.session));
+        REQUIRE(acks.size() == 1);
+        CHECK(acks[0] == Ack{false, 0, 0});
+        // Frames for the dropped world are ignored until the baseline; then it verifies again.
+        c.session.receive(c.server.frame(), c.now);
+        CHECK(c.session.figures().frames_ignored == 1);
+        const Bytes baseline = c.server.baseline();
+        c.session.receive(baseline, c.now + 100 * ms);
+        c.session.receive(c.server.frame(), c.now + 110 * ms);
+        CHECK(c.session.advance(c.now + 120 * ms, 16 * ms) == 1);
+        const auto g = c.session.figures();
+        CHECK(g.last_resume.bytes == baseline.size());
+        CHECK(g.last_resume.until_verified_ns == 120 * ms);
+        CHECK(*c.session.confirmed_world() == c.server.world);
+    }
+}
+
+TEST_CASE("after a suspend the ticks the room ran while away are weighed: both sides of the budget", "[client_session]") {
+    // mul_div_round(away, 60, 1e9): 16,666,666,667 ns is 1,000 ticks; 16,683,333,334 ns 1,001.
+    SECTION("1,000 missed ticks: catch up, 8 ms of steps per call") {
+        Connected c;
+        c.session.on_suspend(c.now);
+        c.feed_frames(40);   // the socket kept receiving
+        c.now += 16'666'666'667;
+        c.session.on_resume(c.now);
+        auto f = c.session.figures();
+        CHECK(f.last_resume.path == ResumePath::caught_up);
+        CHECK(f.last_resume.behind_ticks == 1000);
+        CHECK(c.session.advance(c.now, 1 * ms) == catch_up_slice_ns / assumed_step_cost_ns);
+        CHECK(c.session.advance(c.now, 100 * ms) == catch_up_slice_ns / assumed_step_cost_ns);
+    }
+    SECTION("1,001 missed ticks: resync") {
+        Connected c;
+        c.session.on_suspend(c.now);
+        c.feed_frames(40);
+        c.now += 16'683'333'334;
+        c.session.on_resume(c.now);
+        const auto f = c.session.figures();
+        CHECK(f.last_resume.path == ResumePath::resync);
+        CHECK(f.last_resume.behind_ticks == 1001);
+        CHECK_FALSE(f.has_world);
+        CHECK(only<Ack>(sent(c.session)) == std::vector<Ack>{Ack{false, 0, 0}});
+    }
+    SECTION("while suspended nothing is stepped") {
+        Connected c;
+        c.session.on_suspend(c.now);
+        c.feed_frames(3);
+        CHECK(c.session.advance(c.now + 16 * ms, 16 * ms) == 0);
+    }
+}
+
+TEST_CASE("max_queued_frames are held unapplied; one more drops the world", "[client_session]") {
+    Connected c;
+    const uint64_t base = c.server.world.tick;
+    // Frames never applied here, so their digests need not be real.
+    for (uint64_t t = 1; t <= max_queued_frames; ++t) c.session.receive(encoded(Frame{base + t, 0, {}}), c.now);
+    CHECK(c.session.figures().queued_frames == max_queued_frames);
+    CHECK(c.session.figures().has_world);
+    c.session.receive(encoded(Frame{base + max_queued_frames + 1, 0, {}}), c.now);
+    CHECK_FALSE(c.session.figures().has_world);
+    CHECK(c.session.figures().resyncs == 1);
+}
+
+TEST_CASE("a hole in the frame stream resyncs; a repeated frame is ignored", "[client_session]") {
+    Connected c;
+    const Bytes first = c.server.frame();
+    c.session.receive(first, c.now);
+    c.session.receive(first, c.now);
+    CHECK(c.session.figures().frames_ignored == 1);
+    CHECK(c.session.figures().has_world);
+    (void)c.server.frame();   // never delivered
+    c.session.receive(c.server.frame(), c.now);
+    CHECK_FALSE(c.session.figures().has_world);
+    CHECK(only<Ack>(sent(c.session)) == std::vector<Ack>{Ack{false, 0, 0}});
+}
+
+TEST_CASE("a corrupted world is detected at that tick, its section named, and healed by a baseline", "[client_session]") {
+    Connected c;
+    c.feed_frames(5);
+    c.session.advance(c.now, 16 * ms);
+    (void)sent(c.session);
+    c.session.corrupt_once_for_testing();
+    c.feed_frames(3);
+    const uint64_t bad_tick = c.server.world.tick - 2;
+    c.session.advance(c.now += 16 * ms, 16 * ms);
+    auto f = c.session.figures();
+    CHECK(f.mismatches == 1);
+    CHECK(f.last_mismatch_tick == bad_tick);
+    CHECK(f.verified_tick == bad_tick - 1);
+    const auto out = sent(c.session);
+    // The desync report first (the room answers it from its ring), then "nothing held".
+    REQUIRE(out.size() >= 2);
+    REQUIRE(std::holds_alternative<Desync>(out[0]));
+    CHECK(std::get<Desync>(out[0]).tick == bad_tick);
+    CHECK(std::get<Ack>(out[1]) == Ack{false, 0, 0});
+
+    // The room's sections at that tick: this test's own world, re-run to it.
+    Server again;
+    again.step({{{1, world::InputKind::join, {Fx::from_int(100), Fx::from_int(100)}}, 0}});
+    while (again.world.tick < bad_tick) again.step();
+    c.session.receive(encoded(Sections{bad_tick, true, world::section_digests(again.world)}), c.now);
+    f = c.session.figures();
+    CHECK(f.last_mismatch_sections_known);
+    CHECK(f.last_mismatch_sections == std::vector<std::string_view>{"scores"});
+
+    c.session.receive(c.server.baseline(), c.now);
+    c.feed_frames(2);
+    c.session.advance(c.now += 16 * ms, 16 * ms);
+    f = c.session.figures();
+    CHECK(f.mismatches == 1);
+    CHECK(f.verified_tick == c.server.world.tick);
+    CHECK(*c.session.confirmed_world() == c.server.world);
+}
+
+TEST_CASE("figures: bytes both ways, server tick and lag, RTT from a ping and its pong", "[client_session]") {
+    Server server;
+    ClientSession s(Role::watch, 0);
+    s.on_connected(0);
+    uint64_t in = 0, out = 0;
+    auto receive = [&](const Bytes& b, int64_t now) { in += b.size(); s.receive(b, now); };
+    auto drain = [&] {
+        std::vector<Bytes> o;
+        s.take_outgoing(o);
+        std::vector<ClientMessage> m;
+        for (auto& b : o) {
+            out += b.size();
+            m.push_back(decode_client(b).value());
+        }
+        return m;
+    };
+    receive(server.welcome(Role::watch), 0);
+    receive(server.baseline(), 0);
+    s.advance(1 * ms, 16 * ms);
+    const auto pings = only<Ping>(drain());
+    REQUIRE(pings.size() == 1);
+    CHECK(pings[0].client_time_ns == 1 * ms);
+    receive(encoded(Pong{pings[0].client_time_ns, 5'000 * ms, 0}), 51 * ms);
+    for (int i = 0; i < 10; ++i) receive(server.frame(), 60 * ms);
+    s.advance(60 * ms, 4 * ms);
+    (void)drain();
+    const auto f = s.figures();
+    CHECK(f.rtt_ns == 50 * ms);
+    CHECK(f.bytes_in == in);
+    CHECK(f.bytes_out == out);
+    CHECK(f.server_tick == 10);
+    CHECK(f.verified_tick == 4);
+    CHECK(f.lag_ticks == 6);
+    CHECK(f.player == watcher_id);
+    CHECK(f.role == Role::watch);
+}
+
+TEST_CASE("steers go out with increasing sequences, one per tick, unchanged ones not resent", "[client_session]") {
+    Connected c;
+    const Vec2 a{Fx::from_int(1), Fx::from_int(2)}, b{Fx::from_int(3), Fx::from_int(4)};
+    c.session.steer(a, c.now);
+    c.session.steer(b, c.now + 1 * ms);   // within the same tick: held, replaced by later ones
+    auto inputs = only<InputMsg>(sent(c.session));
+    REQUIRE(inputs.size() == 1);
+    CHECK(inputs[0] == InputMsg{1, a});
+    c.session.advance(c.now + 17 * ms, 16 * ms);
+    inputs = only<InputMsg>(sent(c.session));
+    REQUIRE(inputs.size() == 1);
+    CHECK(inputs[0] == InputMsg{2, b});
+    c.session.steer(b, c.now + 40 * ms);
+    CHECK(only<InputMsg>(sent(c.session)).empty());
+
+    ClientSession watcher(Role::watch, 0);
+    watcher.on_connected(0);
+    watcher.receive(c.server.welcome(Role::watch), 0);
+    watcher.steer(a, 0);
+    CHECK(only<InputMsg>(sent(watcher)).empty());
+}
+
+TEST_CASE("refusals retrying cannot cure stop reconnects; the others back off 0, 250 ms, doubling to 8 s", "[client_session]") {
+    for (net::ErrorCode code : {net::ErrorCode::version_mismatch, net::ErrorCode::fingerprint_mismatch, net::ErrorCode::malformed,
+                           net::ErrorCode::unexpected, net::ErrorCode::rate_limited}) {
+        ClientSession s(Role::play, 0);
+        s.on_connected(0);
+        s.receive(encoded(ErrorMsg{code, "no"}), 0);
+        s.on_disconnected(0);
+        CHECK_FALSE(s.should_reconnect());
+        CHECK(s.figures().refused == code);
+    }
+    ClientSession s(Role::play, 0);
+    s.on_connected(0);
+    s.receive(encoded(ErrorMsg{net::ErrorCode::room_full, "full"}), 0);
+    const int64_t expected[] = {0, 250 * ms, 500 * ms, 1000 * ms, 2000 * ms, 4000 * ms, 8000 * ms, 8000 * ms};
+    for (int64_t delay : expected) {
+        s.on_disconnected(0);
+        CHECK(s.should_reconnect());
+        CHECK(s.reconnect_delay_ns() == delay);
+        s.on_connected(0);
+    }
+}
+
+TEST_CASE("the render view holds the tick before and the confirmed one, and the fraction between", "[client_session]") {
+    Connected c;
+    const world::World before_last = [&] {
+        c.session.receive(c.server.frame(), c.now);
+        world::World w = c.server.world;
+        c.session.receive(c.server.frame(), c.now);
+        return w;
+    }();
+    c.session.advance(c.now, 16 * ms);
+    const int64_t tick = 1'000'000'000 / 60;
+    const RenderView v0 = c.session.render_view(c.now);
+    REQUIRE(v0.has_world);
+    CHECK(v0.tick == c.server.world.tick);
+    CHECK(v0.fraction == Fx::zero());
+    REQUIRE(v0.pellets.size() == c.server.world.pellets.size());
+    for (size_t i = 0; i < v0.pellets.size(); ++i) {
+        CHECK(v0.pellets[i] == c.server.world.pellets[i].pos);
+        CHECK(v0.pellets_prev[i] == before_last.pellets[i].pos);
+    }
+    REQUIRE(v0.wells.size() == 1);
+    CHECK(v0.wells_prev[0].pos == before_last.wells[0].pos);
+    CHECK(c.session.render_view(c.now + tick / 2).fraction == Fx::from_raw(Fx::one_raw / 2));
+    CHECK(c.session.render_view(c.now + 5 * tick).fraction == Fx::one());
+}
+
+TEST_CASE("the exported replay re-runs with every digest agreeing", "[client_session]") {
+    Connected c;
+    c.feed_frames(20);
+    c.session.advance(c.now, 100 * ms);
+    const Bytes file = c.session.export_replay();
+    const auto replay = read_replay(file);
+    REQUIRE(replay.ok());
+    const ReplayCheck check = check_replay(replay.value());
+    CHECK_FALSE(check.divergence.has_value());
+    CHECK(check.frames_checked == 20);
+    CHECK(check.last_tick == c.server.world.tick);
+}
