@@ -61,8 +61,9 @@ WorldConfig draw_config(XorShift& rng) {
     {
         const uint32_t roll = rng.below(256);
         if (roll < 26) c.pellet_count = 0;
-        else if (roll < 154) c.pellet_count = static_cast<uint32_t>(uniform(rng, 1, 256));
-        else if (roll < 231) c.pellet_count = static_cast<uint32_t>(uniform(rng, 257, 2048));
+        else if (roll < 128) c.pellet_count = static_cast<uint32_t>(uniform(rng, 1, 64));
+        else if (roll < 218) c.pellet_count = static_cast<uint32_t>(uniform(rng, 65, 512));
+        else if (roll < 247) c.pellet_count = static_cast<uint32_t>(uniform(rng, 513, 2048));
         else if (roll < 255) c.pellet_count = static_cast<uint32_t>(uniform(rng, 2049, 8192));
         else c.pellet_count = max_pellet_count;
     }
@@ -80,7 +81,7 @@ WorldConfig draw_config(XorShift& rng) {
     c.tree_max_depth = static_cast<uint32_t>(with_ends(rng, 1, 24));
     // An exact (theta < 1/2) or shallow tree costs pellets squared: keep such worlds small so a
     // quick run stays quick on the emulated targets.
-    if ((c.theta.raw() < Fx::one().raw() / 2 || c.tree_max_depth < 8) && c.pellet_count > 1024) c.pellet_count = 1024;
+    if ((c.theta.raw() < Fx::one().raw() / 2 || c.tree_max_depth < 8) && c.pellet_count > 256) c.pellet_count = 256;
     return c;
 }
 

@@ -76,10 +76,11 @@ Result<RandomSpec, SpecError> parse_random_spec(std::string_view spec);
 std::string format_random_spec(const RandomSpec& spec);
 
 // The default draw of the config (every validated range, its ends weighted up; pellet counts
-// mostly small: 0 10%, 1..256 50%, 257..2048 30%, 2049..8192 9%, and the maximum 131,072
-// 1/256 of the time, but only with theta >= 1/2 and depth >= 8, since an exact or shallow
-// tree costs pellets squared) and of the stream, then the spec's modifiers applied. Every
-// config validates.
+// mostly small, so that a few hundred ticks of a world cost a second or less natively: 0 10%,
+// 1..64 40%, 65..512 35%, 513..2048 11%, 2049..8192 3%, and the maximum 131,072 1/256 of the
+// time; an exact or shallow tree (theta < 1/2 or depth < 8), which costs pellets squared,
+// keeps at most 256) and of the stream, then the spec's modifiers applied. Every config
+// validates.
 RandomWorld generate_random_world(const RandomSpec& spec);
 
 // The next tick's inputs (the tick step() will number world.tick + 1): a pure function of the
