@@ -17,7 +17,7 @@ const QUICK = { scenarios: ['trig', 'chaos'], ticks: 2000 };
 const FULL_TICKS = 20000;
 // Random worlds (--random): N specs random:<S * 1,000,000 + i>, i < N, for T ticks each.
 const RANDOM = { n: 40, seed: 1n, ticks: 300 };
-const QUICK_RANDOM = { n: 24, ticks: 300 };
+const QUICK_RANDOM = { n: 24, ticks: 200 };
 const randomSpecs = (n, seed) => Array.from({ length: n }, (_, i) => `random:${seed * 1_000_000n + BigInt(i)}`);
 
 const HELP = `usage: build-scripts/check-determinism [OPTIONS]

@@ -58,7 +58,7 @@ const s = report?.shrunk?.find((x) => x.target === 'perturbed-rare');
 expect(s && !s.error, `the earliest divergence was shrunk (${s?.error ?? `${s?.from} -> ${s?.spec}`})`);
 if (s && !s.error) {
   expect(s.tick <= s.fromTick, `to no more ticks than it diverged at (${s.tick} <= ${s.fromTick})`);
-  expect(s.pellets <= 16, `to at most 16 pellets (${s.pellets})`);
+  expect(s.pellets <= 32, `to at most 32 pellets (${s.pellets})`);
   expect(/:players=|:without=/.test(s.spec), `with a simpler input stream (${s.spec})`);
   const file = join(root, s.file);
   const cli = (dir) => spawnSync(join(root, 'build', dir, 'src/cli/tandem'), ['run', '--world', file], { encoding: 'utf8' });
