@@ -387,32 +387,32 @@ val scenario_list() {
 
 // A scenario and the world it drives; JS reaches the world through a non-owning handle.
 struct ScenarioBox {
-    const w::Scenario* scenario;
+    w::Scenario scenario;
     WorldBox box;
 };
 
 val scenario_open(const std::string& name) {
-    const w::Scenario* s = w::find_scenario(name);
-    if (s == nullptr) return val("unknown scenario");
-    return val(ScenarioBox{s, box(w::start(*s))});
+    auto s = w::find_scenario(name);
+    if (!s) return val(std::string(s.message()));
+    return val(ScenarioBox{*s, box(w::start(*s))});
 }
 // The scenario's script driving a copy of `from` (e.g. a world decoded from a snapshot).
 val scenario_resume(const std::string& name, const WorldBox& from) {
-    const w::Scenario* s = w::find_scenario(name);
-    if (s == nullptr) return val("unknown scenario");
-    return val(ScenarioBox{s, box(from.world)});
+    auto s = w::find_scenario(name);
+    if (!s) return val(std::string(s.message()));
+    return val(ScenarioBox{*s, box(from.world)});
 }
-std::string scenario_name(const ScenarioBox& s) { return std::string(s.scenario->name); }
+std::string scenario_name(const ScenarioBox& s) { return s.scenario.name; }
 double scenario_tick(const ScenarioBox& s) { return static_cast<double>(s.box.world.tick); }
-void scenario_step(ScenarioBox& s, uint32_t ticks) { w::advance(*s.scenario, s.box.world, ticks, s.box.stepper); }
+void scenario_step(ScenarioBox& s, uint32_t ticks) { w::advance(s.scenario, s.box.world, ticks, s.box.stepper); }
 std::string scenario_digest(const ScenarioBox& s) { return hex64(w::digest(s.box.world)); }
 WorldBox* scenario_world(ScenarioBox& s) { return &s.box; }
 
 // The digest stream of `tandem run --scenario NAME --ticks N --every K`: {tick, digest} at
 // tick 0, after every K-th tick and after the last.
 val scenario_run(const std::string& name, uint32_t ticks, uint32_t every) {
-    const w::Scenario* s = w::find_scenario(name);
-    if (s == nullptr) return val("unknown scenario");
+    auto s = w::find_scenario(name);
+    if (!s) return val(std::string(s.message()));
     w::World world = w::start(*s);
     val out = val::array();
     w::digest_stream(*s, world, ticks, every, [&](const w::StreamPoint& p) {

@@ -84,7 +84,7 @@ export interface Tandem {
    * Runs a scenario from tick 0 and returns its digest stream: the entry of tick 0 (before
    * any step), one after every `every`-th tick and one after the last (`ticks + 1` entries for
    * `every` 1), identical to the native `tandem run --scenario NAME --ticks N --every K`.
-   * @param name a name from {@link Tandem.scenarios}; otherwise RangeError
+   * @param name a name from {@link Tandem.scenarios} or a random world's spec, `random:SEED[:pellets=N][:players=N][:without=CLASS+...]` (docs/determinism.md); otherwise RangeError
    * @param ticks ticks to run, an integer >= 0
    * @param every the reporting period in ticks, an integer >= 1 (default 1)
    */

@@ -486,7 +486,8 @@ function makeScenarios(m, { World, adoptWorld, detachWorld, handleOf }) {
   const list = () => m.scenario_list();
   const known = (where, name) => {
     if (typeof name !== 'string') throw new TypeError(`${where}: name must be a string, got ${show(name)}`);
-    if (!list().some((s) => s.name === name)) {
+    // A random world's spec ("random:SEED[:...]") is resolved, and refused with its reason, in C++.
+    if (!name.startsWith('random:') && !list().some((s) => s.name === name)) {
       throw new RangeError(`${where}: unknown scenario ${show(name)} (known: ${list().map((s) => s.name).join(', ')})`);
     }
     return name;

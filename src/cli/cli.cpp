@@ -33,7 +33,7 @@ constexpr uint64_t max_ticks = 100'000'000;
 
 // ---- What the command line accepts ------------------------------------------------------
 
-enum class Flag : uint8_t { scenario, ticks, every, format, from, tick, out, dump_at };
+enum class Flag : uint8_t { scenario, ticks, every, format, from, tick, out, dump_at, world };
 
 struct FlagSpec {
     Flag flag;
@@ -50,6 +50,7 @@ constexpr FlagSpec flag_specs[] = {
     {Flag::tick, "--tick", "N", "a whole number of ticks"},
     {Flag::out, "--out", "FILE", "the file to write"},
     {Flag::dump_at, "--dump-at", "TICK", "a whole number of ticks"},
+    {Flag::world, "--world", "FILE", "a world file (scenario and ticks; see 'tandem run --help')"},
 };
 
 struct FormatName {
@@ -62,8 +63,9 @@ struct FlagUse {
     Flag flag;
     bool required;
 };
-constexpr FlagUse run_flags[] = {
-    {Flag::scenario, true}, {Flag::ticks, false}, {Flag::every, false}, {Flag::format, false}, {Flag::from, false}};
+// run needs --scenario or --world (checked after parsing: the table has no "one of").
+constexpr FlagUse run_flags[] = {{Flag::scenario, false}, {Flag::world, false}, {Flag::ticks, false},
+                                 {Flag::every, false},    {Flag::format, false}, {Flag::from, false}};
 constexpr FlagUse dump_flags[] = {{Flag::scenario, true}, {Flag::tick, true}};
 constexpr FlagUse snapshot_flags[] = {{Flag::scenario, true}, {Flag::tick, true}, {Flag::out, true}};
 constexpr FlagUse replay_flags[] = {{Flag::dump_at, false}};
@@ -94,7 +96,13 @@ constexpr CommandSpec command_specs[] = {
      "  (the summary holds the text summary's fields, ticks being the last tick).\n"
      "  --from FILE starts from a snapshot of the scenario's world (see 'tandem snapshot')\n"
      "  at its tick T instead of tick 0 and steps N more ticks, to T + N; a snapshot that\n"
-     "  does not decode, or holds another scenario's world, exits 1 with the reason.\n"},
+     "  does not decode, or holds another scenario's world, exits 1 with the reason.\n"
+     "  --world FILE runs the scenario and ticks a world file names instead of --scenario\n"
+     "  (what the determinism check's shrinker writes): 'scenario NAME', 'ticks N', optionally\n"
+     "  'every K' and 'expect TICK DIGEST' lines, '#' comments. --ticks and --every override\n"
+     "  the file's. With an 'expect' line, a digest at that tick other than the recorded one\n"
+     "  exits 1 after the stream (the file records the reference build's digest). A file that\n"
+     "  cannot be read or does not parse, or a NAME that does not resolve, exits 1.\n"},
     {"dump", CommandKind::dump, {}, dump_flags, "print a scenario's canonical state at one tick",
      "  Steps the scenario to tick N and prints the canonical state, one 'name value' line\n"
      "  per field in digest order (Fx as raw Q16.16 integers), for diffing two builds.\n"},
@@ -143,9 +151,7 @@ std::string joined(const Range& items, std::string_view separator, Name name) {
     return out;
 }
 
-std::string scenario_names() {
-    return joined(world::scenarios(), ", ", [](const world::Scenario& s) { return s.name; });
-}
+std::string scenario_names() { return world::scenario_names_accepted(); }
 std::string command_names() {
     return joined(command_specs, ", ", [](const CommandSpec& c) { return c.name; });
 }
@@ -209,9 +215,7 @@ std::optional<std::string> apply_flag(Flag flag, std::string_view value, Command
     const std::string_view name = spec_of(flag).name;
     switch (flag) {
     case Flag::scenario:
-        if (!world::find_scenario(value)) {
-            return "unknown scenario '" + std::string(value) + "' (" + expects(flag) + ")";
-        }
+        if (auto found = world::find_scenario(value); !found) return std::string(found.message());
         cmd.scenario = std::string(value);
         return std::nullopt;
     case Flag::ticks: return check_count(name, value, 0, max_ticks, cmd.ticks);
@@ -233,6 +237,7 @@ std::optional<std::string> apply_flag(Flag flag, std::string_view value, Command
         cmd.dump_at = tick;
         return std::nullopt;
     }
+    case Flag::world: cmd.world_path = std::string(value); return std::nullopt;
     }
     return std::nullopt;
 }
@@ -292,6 +297,16 @@ Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<con
         const FlagSpec& f = spec_of(u.flag);
         return usage(std::string(spec.name) + " needs " + std::string(f.name) + " " + value_hint(u.flag) + " (" +
                      expects(u.flag) + ")");
+    }
+    const auto given = [&](Flag f) { return std::find(seen.begin(), seen.end(), f) != seen.end(); };
+    if (spec.kind == CommandKind::run) {
+        if (given(Flag::world) && given(Flag::scenario)) return usage("run takes --scenario NAME or --world FILE, not both");
+        if (given(Flag::world) && given(Flag::from)) return usage("run --world FILE starts at tick 0: --from is not accepted with it");
+        if (!given(Flag::world) && !given(Flag::scenario)) {
+            return usage("run needs --scenario NAME (" + expects(Flag::scenario) + ") or --world FILE");
+        }
+        cmd.ticks_given = given(Flag::ticks);
+        cmd.every_given = given(Flag::every);
     }
     return cmd;
 }
@@ -388,8 +403,39 @@ std::optional<world::World> starting_world(const Command& cmd, const world::Scen
     return std::move(decoded).value();
 }
 
-int command_run(const Command& cmd, std::ostream& out, std::ostream& err) {
-    const world::Scenario& s = *world::find_scenario(cmd.scenario);
+// A world file (written by the determinism check's shrinker): its scenario and ticks, with
+// the command line's --ticks and --every taking precedence. Bad data exits 1.
+std::optional<WorldFile> load_world_file(const Command& cmd, std::ostream& err) {
+    std::ifstream in(cmd.world_path, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (!in.is_open() || in.bad()) {
+        err << "tandem: cannot read world file '" << cmd.world_path << "'\n";
+        return std::nullopt;
+    }
+    auto parsed = parse_world_file(text);
+    if (!parsed) {
+        err << "tandem: world file '" << cmd.world_path << "' refused: " << parsed.message() << '\n';
+        return std::nullopt;
+    }
+    return std::move(parsed).value();
+}
+
+int command_run(const Command& given, std::ostream& out, std::ostream& err) {
+    Command cmd = given;
+    std::optional<WorldFile> file;
+    if (!cmd.world_path.empty()) {
+        file = load_world_file(cmd, err);
+        if (!file) return exit_data;
+        cmd.scenario = file->scenario;
+        if (!cmd.ticks_given) cmd.ticks = file->ticks;
+        if (!cmd.every_given) cmd.every = file->every;
+    }
+    const auto found = world::find_scenario(cmd.scenario);
+    if (!found) {   // only a world file's name can get here: --scenario was checked when parsed
+        err << "tandem: world file '" << cmd.world_path << "' refused: " << found.message() << '\n';
+        return exit_data;
+    }
+    const world::Scenario& s = *found;
     std::optional<world::World> start = starting_world(cmd, s, err);
     if (!start) return exit_data;
     world::World& w = *start;
@@ -404,7 +450,9 @@ int command_run(const Command& cmd, std::ostream& out, std::ostream& err) {
     const bool json = cmd.format == Format::json;
     if (json) out << "{\n  \"scenario\": " << json_string(s.name) << ",\n  \"stream\": [";
     bool first = true;
+    std::optional<uint64_t> expected_seen;   // the digest at the world file's expect tick
     world::digest_stream(s, w, cmd.ticks, cmd.every, [&](const world::StreamPoint& p) {
+        if (file && file->expect && p.tick == file->expect->tick) expected_seen = p.digest;
         if (json) {
             out << (first ? "\n    " : ",\n    ") << "{\"tick\": " << p.tick << ", \"digest\": \"" << hex64(p.digest)
                 << "\"}";
@@ -420,6 +468,21 @@ int command_run(const Command& cmd, std::ostream& out, std::ostream& err) {
     } else {
         print_summary_text(out, s, w);
     }
+    if (file && file->expect) {
+        const WorldFile::Expect& e = *file->expect;
+        if (!expected_seen) {
+            err << "tandem: world file '" << cmd.world_path << "': the run did not print tick " << e.tick
+                << " (its 'expect' line); check --ticks and --every\n";
+            return exit_data;
+        }
+        if (*expected_seen != e.digest) {
+            err << "tandem: tick " << e.tick << " digest " << hex64(*expected_seen) << " differs from "
+                << hex64(e.digest) << ", the reference build's recorded in '" << cmd.world_path << "'\n";
+            return exit_data;
+        }
+        err << "tandem: tick " << e.tick << " digest " << hex64(e.digest) << " matches the reference's recorded in '"
+            << cmd.world_path << "'\n";
+    }
     return exit_ok;
 }
 
@@ -430,7 +493,7 @@ world::World world_at(const world::Scenario& s, uint64_t tick) {
 }
 
 int command_snapshot(const Command& cmd, std::ostream& out, std::ostream& err) {
-    const world::World w = world_at(*world::find_scenario(cmd.scenario), cmd.tick);
+    const world::World w = world_at(world::find_scenario(cmd.scenario).value(), cmd.tick);
     const std::vector<uint8_t> bytes = world::encode(w);
     std::ofstream file(cmd.out_path, std::ios::binary | std::ios::trunc);
     file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -444,7 +507,7 @@ int command_snapshot(const Command& cmd, std::ostream& out, std::ostream& err) {
 }
 
 int command_dump(const Command& cmd, std::ostream& out) {
-    const world::Scenario& s = *world::find_scenario(cmd.scenario);
+    const world::Scenario s = world::find_scenario(cmd.scenario).value();   // checked when parsed
     out << "scenario " << s.name << '\n' << world::dump(world_at(s, cmd.tick));  // ends with the digest lines
     return exit_ok;
 }
@@ -515,6 +578,51 @@ std::optional<uint64_t> parse_count(std::string_view text, uint64_t max) {
         v = v * 10 + digit;
     }
     return v;
+}
+
+Result<WorldFile, WorldFileError> parse_world_file(std::string_view text) {
+    WorldFile f;
+    bool have_scenario = false, have_ticks = false;
+    uint32_t line_number = 0;
+    const auto bad = [&](const std::string& what) {
+        return WorldFileError{"line " + std::to_string(line_number) + ": " + what +
+                              " (accepted lines: 'scenario NAME', 'ticks N', 'every K', 'expect TICK DIGEST', '# ...')"};
+    };
+    while (!text.empty()) {
+        const size_t end = text.find('\n');
+        std::string_view line = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+        ++line_number;
+        if (line.ends_with('\r')) line.remove_suffix(1);
+        if (line.empty() || line[0] == '#') continue;
+        const size_t space = line.find(' ');
+        const std::string_view key = line.substr(0, space);
+        const std::string_view value = space == std::string_view::npos ? std::string_view{} : line.substr(space + 1);
+        if (key == "scenario" && !have_scenario && !value.empty() && value.find(' ') == std::string_view::npos) {
+            f.scenario = std::string(value);
+            have_scenario = true;
+        } else if (key == "ticks" && !have_ticks) {
+            const auto v = parse_count(value, max_ticks);
+            if (!v) return bad("ticks expects a whole number in 0.." + std::to_string(max_ticks));
+            f.ticks = *v;
+            have_ticks = true;
+        } else if (key == "every") {
+            const auto v = parse_count(value, max_ticks);
+            if (!v || *v == 0) return bad("every expects a whole number in 1.." + std::to_string(max_ticks));
+            f.every = *v;
+        } else if (key == "expect") {
+            const size_t gap = value.find(' ');
+            const auto tick = parse_count(value.substr(0, gap), max_ticks);
+            const auto digest = gap == std::string_view::npos ? std::nullopt : parse_hex64(value.substr(gap + 1));
+            if (!tick || !digest) return bad("expect needs a tick and 16 hex digits");
+            f.expect = WorldFile::Expect{*tick, *digest};
+        } else {
+            return bad("unexpected '" + std::string(line.substr(0, 40)) + "'");
+        }
+    }
+    if (!have_scenario) return WorldFileError{"no 'scenario NAME' line"};
+    if (!have_ticks) return WorldFileError{"no 'ticks N' line"};
+    return f;
 }
 
 std::string help_text(std::string_view topic) {

@@ -36,6 +36,9 @@ struct Command {
     std::string out_path;           // snapshot: the file to write
     std::string operand;            // replay: the replay file
     std::optional<uint64_t> dump_at;  // replay: print the canonical state at this tick instead
+    std::string world_path;         // run: a world file instead of --scenario
+    bool ticks_given = false;       // run: --ticks was on the command line (over a world file's)
+    bool every_given = false;       // run: --every was on the command line
     std::vector<std::string> serve_args;  // serve: its arguments, read by src/server
 };
 
@@ -45,6 +48,27 @@ struct UsageError {
 };
 inline std::string_view error_name(const UsageError&) { return "usage"; }
 inline std::string_view describe(const UsageError& e) { return e.message; }
+
+// A world file: the scenario (a name or a random world's spec) and the ticks to run, written by
+// the determinism check's shrinker so `tandem run --world FILE` reproduces a divergence.
+//   # comments        scenario NAME        ticks N        [every K]        [expect TICK DIGEST]
+// expect: the reference build's digest at TICK, which the run compares with its own.
+struct WorldFile {
+    struct Expect {
+        uint64_t tick = 0;
+        uint64_t digest = 0;
+    };
+    std::string scenario;
+    uint64_t ticks = 0;
+    uint64_t every = 1;
+    std::optional<Expect> expect;
+};
+struct WorldFileError {
+    std::string message;
+};
+inline std::string_view error_name(const WorldFileError&) { return "bad_world_file"; }
+inline std::string_view describe(const WorldFileError& e) { return e.message; }
+Result<WorldFile, WorldFileError> parse_world_file(std::string_view text);
 
 // args excludes the program name.
 Result<Command, UsageError> parse(std::span<const std::string_view> args);

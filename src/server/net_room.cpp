@@ -99,7 +99,7 @@ bool net_room_available() { return true; }
 
 Result<std::unique_ptr<RoomPort>, ServeUsageError> make_net_room(const ServeOptions& options) {
     net::RoomConfig config;
-    if (!options.scenario.empty()) config.world = world::find_scenario(options.scenario)->config;
+    if (!options.scenario.empty()) config.world = world::find_scenario(options.scenario).value().config;
     if (options.pellets) config.world.pellet_count = *options.pellets;
     if (options.tick_hz) config.world.tick_hz = *options.tick_hz;
     if (options.input_delay_ticks) config.input_delay_ticks = *options.input_delay_ticks;

@@ -176,9 +176,7 @@ Parsed parse_serve_args(std::span<const std::string_view> args) {
             if (!v) return usage(range(1, world::max_pellet_count));
             o.pellets = *v;
         } else if (flag == "--scenario") {
-            if (world::find_scenario(value) == nullptr) {
-                return usage("unknown scenario '" + std::string(value) + "' (accepted: " + scenario_names() + ")");
-            }
+            if (auto found = world::find_scenario(value); !found) return usage(std::string(found.message()));
             o.scenario = std::string(value);
         } else if (flag == "--tick-hz") {
             const auto v = count(1, largest_tick_hz);

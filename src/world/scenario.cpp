@@ -18,6 +18,7 @@ WorldConfig config_with(uint64_t seed, uint32_t pellets, uint32_t max_players) {
     return c;
 }
 
+// std::string members: built at static initialisation, read only after main() starts.
 const std::array<Scenario, 4> all_scenarios = {{
     {"orbits", "4,096 pellets, two players circling the centre half a turn apart", Script::orbits,
      config_with(0x0421'0001, 4096, 2), 0x5EED'0001},
@@ -128,11 +129,31 @@ void script_trig(const World& w, uint64_t tick, std::vector<Input>& out) {
 
 std::span<const Scenario> scenarios() { return all_scenarios; }
 
-const Scenario* find_scenario(std::string_view name) {
+Result<Scenario, SpecError> find_scenario(std::string_view name) {
     for (const Scenario& s : all_scenarios) {
-        if (s.name == name) return &s;
+        if (s.name == name) return s;
     }
-    return nullptr;
+    if (!name.starts_with(random_prefix)) {
+        return SpecError{SpecError::unknown_scenario,
+                         "unknown scenario '" + std::string(name) + "' (accepted: " + scenario_names_accepted() + ")"};
+    }
+    auto spec = parse_random_spec(name);
+    if (!spec) return spec.error();
+    const RandomWorld r = generate_random_world(*spec);
+    Scenario s;
+    s.name = format_random_spec(*spec);
+    s.description = "a random world";
+    s.script = Script::random;
+    s.config = r.config;
+    s.script_seed = r.inputs.seed;
+    s.random = r.inputs;
+    return s;
+}
+
+std::string scenario_names_accepted() {
+    std::string out;
+    for (const Scenario& s : all_scenarios) out += s.name + ", ";
+    return out + std::string(random_spec_syntax());
 }
 
 std::vector<Input> scenario_inputs(const Scenario& s, const World& w) {
@@ -144,14 +165,15 @@ std::vector<Input> scenario_inputs(const Scenario& s, const World& w) {
     case Script::crowd: script_crowd(w, tick, out); break;
     case Script::chaos: script_chaos(w, rng, out); break;
     case Script::trig: script_trig(w, tick, out); break;
+    case Script::random: return random_world_inputs(s.random, w);
     }
     return out;
 }
 
 World start(const Scenario& s) {
-    // The configs above are constants that validate (scenario_test checks each), so value()
-    // never meets a refusal; if one were edited out of range, value() would stop the program
-    // rather than run a world nobody asked for.
+    // The configs above are constants that validate (scenario_test checks each), and every
+    // random config validates (random_world_test checks many seeds), so value() never meets a
+    // refusal; if one did, value() would stop the program rather than run a world nobody asked for.
     return make_world(s.config).value();
 }
 

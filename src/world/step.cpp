@@ -154,6 +154,19 @@ void compute_pulls(const World& w, PelletField& field, std::vector<detail::Pull>
     }
 }
 
+// Test-only fault injection on a rare path (src/world/CMakeLists.txt, TANDEM_PERTURB_RARE):
+// a pellet whose step ends exactly on the left wall (x == 0, which only a reflection clamp or
+// an exact arrival produces) while moving keeps one bit more of its x velocity. Most worlds
+// never take this path; the random determinism check must find one that does. Compiled to
+// nothing otherwise.
+#if defined(TANDEM_PERTURB_RARE)
+void perturb_rare_for_test(Pellet& p, const WorldConfig&) {
+    if (p.pos.x == Fx::zero() && p.vel.x != Fx::zero()) p.vel.x = Fx::from_raw(p.vel.x.raw() ^ 1);
+}
+#else
+void perturb_rare_for_test(Pellet&, const WorldConfig&) {}
+#endif
+
 // Phase 4.
 void move_pellets(World& w, const std::vector<detail::Pull>& pulls, Fx dt) {
     const WorldConfig& c = w.config;
@@ -165,6 +178,7 @@ void move_pellets(World& w, const std::vector<detail::Pull>& pulls, Fx dt) {
         bounce(s, c);
         p.pos = s.position;
         p.vel = {clamp_abs(s.velocity.x, c.max_pellet_speed), clamp_abs(s.velocity.y, c.max_pellet_speed)};
+        perturb_rare_for_test(p, c);
     }
 }
 

@@ -75,7 +75,14 @@ TEST_CASE("bad arguments exit 2 and name the problem and the accepted values") {
         {{}, "accepted: run, dump"},
         {{"fly"}, "unknown command 'fly'"},
         {{"run"}, "needs --scenario"},
-        {{"run", "--scenario", "nope"}, "unknown scenario 'nope' (accepted: orbits, crowd, chaos, trig)"},
+        {{"run", "--scenario", "nope"}, "unknown scenario 'nope' (accepted: orbits, crowd, chaos, trig, random:SEED"},
+        {{"run", "--scenario", "random:x"}, "the seed 'x' is not a decimal 64-bit number"},
+        {{"run", "--scenario", "random:1:pellets=999999"}, "pellets='999999' is not a count 0..131072"},
+        {{"run", "--scenario", "random:1:colour=red"}, "unknown or repeated modifier 'colour=red'"},
+        {{"run", "--scenario", "random:1:without=join+fly"}, "unknown input class 'fly'"},
+        {{"run", "--scenario", "orbits", "--world", "w"}, "run takes --scenario NAME or --world FILE, not both"},
+        {{"run", "--world", "w", "--from", "s"}, "--from is not accepted with it"},
+        {{"run", "--world"}, "missing value for --world"},
         {{"run", "--scenario"}, "missing value for --scenario"},
         {{"run", "--scenario", "orbits", "--ticks"}, "missing value for --ticks"},
         {{"run", "--scenario", "orbits", "--ticks", "abc"}, "--ticks expects a whole number"},
@@ -138,7 +145,7 @@ TEST_CASE("each command's usage line shows exactly the flags its parser accepts"
             if (w.starts_with("--") && std::find(flags.begin(), flags.end(), w) == flags.end()) flags.push_back(w);
         }
     }
-    REQUIRE(flags.size() == 7);
+    REQUIRE(flags.size() == 8);
     for (std::string_view c : commands) {
         const std::string usage = help_text(c).substr(0, help_text(c).find('\n'));
         for (const std::string& f : flags) {
@@ -187,7 +194,7 @@ TEST_CASE("snapshot writes the encoded world at the tick and prints the line run
     const Outcome r = call({"run", "--scenario", "trig", "--ticks", "7", "--every", "7"});
     CHECK(stream_lines(r.out).back() + "\n" == o.out);
 
-    const tandem::world::Scenario& s = *tandem::world::find_scenario("trig");
+    const tandem::world::Scenario s = *tandem::world::find_scenario("trig");
     tandem::world::World w = tandem::world::start(s);
     tandem::world::advance(s, w, 7);
     CHECK(read_bytes(file.path) == tandem::world::encode(w));
@@ -297,4 +304,51 @@ TEST_CASE("counts parse strictly") {
     CHECK_FALSE(parse_count(" 1", 10));
     CHECK(parse_count("18446744073709551615", UINT64_MAX) == UINT64_MAX);
     CHECK_FALSE(parse_count("18446744073709551616", UINT64_MAX));
+}
+
+TEST_CASE("run --scenario accepts a random world's spec and prints its stream") {
+    const Outcome a = call({"run", "--scenario", "random:5:pellets=20", "--ticks", "6", "--every", "3"});
+    REQUIRE(a.status == 0);
+    const tandem::world::Scenario s = *tandem::world::find_scenario("random:5:pellets=20");
+    tandem::world::World w = tandem::world::start(s);
+    tandem::world::advance(s, w, 6);
+    CHECK(a.out.find("\n6 " + tandem::hex64(tandem::world::digest(w)) + "\n") != std::string::npos);
+    CHECK(a.out.find("summary scenario=random:5:pellets=20 ticks=6 ") != std::string::npos);
+}
+
+TEST_CASE("run --world runs the file's scenario and ticks and checks its expected digest") {
+    const Outcome direct = call({"run", "--scenario", "random:5:pellets=20", "--ticks", "6", "--every", "1"});
+    REQUIRE(direct.status == 0);
+    const std::string last = direct.out.substr(direct.out.find("\n6 ") + 3, 16);
+    TempFile file("world");
+    auto write = [&](const std::string& text) { std::ofstream(file.path) << text; };
+
+    write("# a comment\nscenario random:5:pellets=20\nticks 6\nexpect 6 " + last + "\n");
+    const Outcome same = call({"run", "--world", file.path});
+    CHECK(same.status == 0);
+    CHECK(same.out == direct.out);
+    CHECK(same.err.find("matches the reference") != std::string::npos);
+
+    write("scenario random:5:pellets=20\nticks 6\nevery 3\nexpect 6 0123456789abcdef\n");
+    const Outcome differs = call({"run", "--world", file.path});
+    CHECK(differs.status == 1);
+    CHECK(differs.err.find("tick 6 digest " + last + " differs from 0123456789abcdef") != std::string::npos);
+    CHECK(call({"run", "--world", file.path, "--ticks", "4"}).err.find("did not print tick 6") != std::string::npos);
+
+    for (const auto& [text, says] : std::vector<std::pair<std::string, std::string>>{
+             {"ticks 6\n", "no 'scenario NAME' line"},
+             {"scenario trig\n", "no 'ticks N' line"},
+             {"scenario trig\nticks x\n", "line 2: ticks expects a whole number"},
+             {"scenario trig\nticks 3\nexpect 3 zz\n", "line 3: expect needs a tick and 16 hex digits"},
+             {"scenario trig\nticks 3\ncolour red\n", "line 3: unexpected 'colour red'"},
+             {"scenario random:q\nticks 3\n", "the seed 'q' is not a decimal"}}) {
+        write(text);
+        const Outcome o = call({"run", "--world", file.path});
+        INFO(text);
+        CHECK(o.status == 1);
+        CHECK(o.err.find(says) != std::string::npos);
+    }
+    const Outcome missing = call({"run", "--world", file.path + ".absent"});
+    CHECK(missing.status == 1);
+    CHECK(missing.err.find("cannot read world file") != std::string::npos);
 }

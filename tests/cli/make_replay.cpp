@@ -11,7 +11,8 @@
 using namespace tandem;
 
 int main(int argc, char** argv) {
-    const world::Scenario* s = argc == 4 ? world::find_scenario(argv[1]) : nullptr;
+    const auto found = argc == 4 ? world::find_scenario(argv[1]) : world::find_scenario("");
+    const world::Scenario* s = found ? &*found : nullptr;
     if (s == nullptr) {
         std::fprintf(stderr, "usage: make_replay SCENARIO TICKS OUT\n");
         return 2;

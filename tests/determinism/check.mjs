@@ -3,7 +3,7 @@
 // (native g++ x86-64). See --help and docs/determinism.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanWasm } from './lib/float-scan.mjs';
 import { startServer } from './lib/server.mjs';
@@ -15,6 +15,10 @@ const root = resolve(here, '../..');
 const ALL_SCENARIOS = ['orbits', 'crowd', 'chaos', 'trig'];
 const QUICK = { scenarios: ['trig', 'chaos'], ticks: 2000 };
 const FULL_TICKS = 20000;
+// Random worlds (--random): N specs random:<S * 1,000,000 + i>, i < N, for T ticks each.
+const RANDOM = { n: 40, seed: 1n, ticks: 300 };
+const QUICK_RANDOM = { n: 24, ticks: 200 };
+const randomSpecs = (n, seed) => Array.from({ length: n }, (_, i) => `random:${seed * 1_000_000n + BigInt(i)}`);
 
 const HELP = `usage: build-scripts/check-determinism [OPTIONS]
 
@@ -32,6 +36,13 @@ options:
   --ticks N           ticks per scenario (default ${FULL_TICKS}; --quick: ${QUICK.ticks})
   --quick             ${QUICK.scenarios.join(' and ')} for ${QUICK.ticks} ticks on every target (what build-scripts/test runs)
   --full              every scenario for ${FULL_TICKS} ticks (the default)
+  --random [N]        instead of the scenarios, N random worlds (default ${RANDOM.n}): specs
+                      random:<S*1000000+i> for i < N, ${RANDOM.ticks} ticks each unless --ticks;
+                      with --quick: ${QUICK_RANDOM.n} worlds for ${QUICK_RANDOM.ticks} ticks. A divergence is shrunk
+                      (fewest ticks, pellets, players, input classes) to a world file that
+                      'tandem run --world FILE' reproduces; the report prints the command
+  --seed S            the first seed of --random's specs (default ${RANDOM.seed}; a decimal number)
+  --no-shrink         report divergences of --random without shrinking them
   --perturb T[:F]     for the 'perturbed' target: flip one bit after tick T of field F
                       (0 pellet 0 x, 1 first well x, 2 rng state, 3 captures; default 137:0)
   --no-twin           skip the float-twin control
@@ -52,7 +63,8 @@ class UsageError extends Error {}
 
 function parseArgs(argv) {
   const o = { scenarios: null, targets: null, ticks: null, quick: false, json: false, jsonOut: null,
-    twin: true, scan: true, noBuild: false, jobs: cpus().length, perturb: { tick: 137, field: 0 } };
+    twin: true, scan: true, noBuild: false, jobs: cpus().length, perturb: { tick: 137, field: 0 },
+    random: null, seed: null, shrink: true };
   const list = (v, known, what) => {
     const items = v.split(',').map((s) => s.trim()).filter(Boolean);
     if (!items.length) throw new UsageError(`${what} needs at least one name (accepted: ${known.join(', ')})`);
@@ -79,6 +91,19 @@ function parseArgs(argv) {
       case '--ticks': o.ticks = count(value(), '--ticks', 1, 10_000_000); break;
       case '--quick': o.quick = true; break;
       case '--full': o.full = true; break;
+      case '--random': {
+        if (inline !== undefined) o.random = count(inline, '--random', 1, 1_000_000);
+        else if (i + 1 < argv.length && /^\d+$/.test(argv[i + 1])) o.random = count(argv[++i], '--random', 1, 1_000_000);
+        else o.random = 0;   // the default N, decided below (--quick changes it)
+        break;
+      }
+      case '--seed': {
+        const v = value();
+        if (!/^\d{1,13}$/.test(v)) throw new UsageError(`--seed expects a whole number in 0..9999999999999 (got '${v}')`);
+        o.seed = BigInt(v);
+        break;
+      }
+      case '--no-shrink': o.shrink = false; break;
       case '--json': o.json = true; break;
       case '--json-out': o.jsonOut = value(); break;
       case '--no-twin': o.twin = false; break;
@@ -96,6 +121,17 @@ function parseArgs(argv) {
     }
   }
   if (o.quick && o.full) throw new UsageError('--quick and --full exclude each other');
+  if (o.random !== null) {
+    if (o.scenarios) throw new UsageError('--random and --scenarios exclude each other (--random runs random worlds instead)');
+    if (o.full) throw new UsageError('--random and --full exclude each other');
+    if (o.random === 0) o.random = o.quick ? QUICK_RANDOM.n : RANDOM.n;
+    o.seed ??= RANDOM.seed;
+    o.scenarios = randomSpecs(o.random, o.seed);
+    o.ticks ??= o.quick ? QUICK_RANDOM.ticks : RANDOM.ticks;
+    o.twin = false;   // the float twin knows the four scenarios only
+  } else if (o.seed !== null || !o.shrink) {
+    throw new UsageError(`${o.seed !== null ? '--seed' : '--no-shrink'} needs --random`);
+  }
   o.scenarios ??= o.quick ? QUICK.scenarios : ALL_SCENARIOS;
   o.ticks ??= o.quick ? QUICK.ticks : FULL_TICKS;
   let targets = o.targets ?? DEFAULT_TARGETS;
@@ -207,6 +243,7 @@ async function main() {
   const report = {
     reference: REFERENCE, ticks: opts.ticks, scenarios: opts.scenarios, targets: [], cells: [], twin: null,
     floatScan: null, ok: true, phases: {}, elapsedSeconds: 0,
+    random: opts.random ? { worlds: opts.random, seed: String(opts.seed), ticks: opts.ticks } : null, shrunk: [],
   };
   const targets = opts.targets.map((name) => makeTarget(name, ctx));
   const state = new Map(targets.map((t) => [t.name, { target: t, error: null, info: null, mismatch: null, twinError: null, seconds: {} }]));
@@ -294,7 +331,7 @@ async function main() {
     })));
   };
   // Slow targets first, so the emulated ones do not finish last alone.
-  const order = ['s390x', 'aarch64', 'firefox', 'chromium', 'i686', 'node', 'clang', 'perturbed', 'native'];
+  const order = ['s390x', 'aarch64', 'firefox', 'chromium', 'i686', 'node', 'clang', 'perturbed', 'perturbed-rare', 'native'];
   const sorted = [...targets].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   for (const t of sorted) {
     const s = state.get(t.name);
@@ -312,13 +349,16 @@ async function main() {
   phase('run', t0);
   t0 = Date.now();
 
-  // 4. Compare; for each divergence, dump both builds at the first divergent tick.
-  const firstDifference = (a, b) => {
-    for (let i = 0; i <= opts.ticks; ++i) if (a[i] !== b[i]) return i;
+  // 4. Compare; for each divergence, dump both builds at the first divergent tick (random
+  // worlds: the first few divergences of each target; the rest report their tick).
+  const firstDifference = (a, b, ticks = opts.ticks) => {
+    for (let i = 0; i <= ticks; ++i) if (a[i] !== b[i]) return i;
     return -1;
   };
+  const maxDumps = opts.random ? 3 : Infinity;
   for (const t of targets) {
     const s = state.get(t.name);
+    let dumps = 0;
     for (const sc of opts.scenarios) {
       const cell = { target: t.name, scenario: sc, ticks: opts.ticks };
       report.cells.push(cell);
@@ -336,6 +376,7 @@ async function main() {
       cell.firstDivergentTick = tick;
       cell.referenceDigest = theirs[tick] ?? null;
       cell.digest = mine[tick] ?? null;
+      if (++dumps > maxDumps) continue;
       progress.status = `dumping ${key} at tick ${tick}`;
       try {
         const [a, b] = await Promise.all([state.get(REFERENCE).target.dump(sc, tick), t.dump(sc, tick)]);
@@ -387,6 +428,37 @@ async function main() {
   }
 
   phase('compare', t0);
+  t0 = Date.now();
+
+  // 5. Random worlds: shrink each target's earliest divergence to a small world file.
+  if (opts.random && opts.shrink) {
+    const ref = targets.find((t) => t.name === REFERENCE);
+    for (const t of targets) {
+      const cells = report.cells.filter((c) => c.target === t.name && c.status === 'divergent');
+      if (!cells.length) continue;
+      const cell = cells.reduce((a, b) => (b.firstDivergentTick < a.firstDivergentTick ? b : a));
+      progress.status = `shrinking ${t.name} / ${cell.scenario}`;
+      note(`shrink  ${t.name} / ${cell.scenario} (first divergent tick ${cell.firstDivergentTick}) ...`);
+      try {
+        const found = await shrink({ ref, target: t, spec: cell.scenario, tick: cell.firstDivergentTick, firstDifference, note });
+        const file = join(root, 'build/determinism/worlds', `${t.name}-${found.spec.replace(/[^a-z0-9=+]+/gi, '_')}.world`);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, [
+          `# A divergence of ${t.name} from ${REFERENCE}, found by build-scripts/check-determinism --random`,
+          `# in ${cell.scenario} at tick ${cell.firstDivergentTick}, shrunk in ${found.probes} probes.`,
+          `# 'expect' is ${REFERENCE}'s digest at the last tick: a build that differs exits 1.`,
+          `scenario ${found.spec}`, `ticks ${found.tick}`, 'every 1', `expect ${found.tick} ${found.referenceDigest}`, ''].join('\n'));
+        const shown = relative(root, file);
+        report.shrunk.push({ target: t.name, from: cell.scenario, fromTick: cell.firstDivergentTick, spec: found.spec,
+          tick: found.tick, pellets: found.pellets, probes: found.probes, file: shown, command: t.worldCommand(shown),
+          referenceDigest: found.referenceDigest, digest: found.digest });
+      } catch (error) {
+        report.shrunk.push({ target: t.name, from: cell.scenario, fromTick: cell.firstDivergentTick, error: error.message });
+      }
+    }
+    progress.status = '';
+  }
+  phase('shrink', t0);
   for (const t of targets) await t.close().catch(() => {});
   if (serverPromise) await (await serverPromise).close();
   progress.stop();
@@ -432,11 +504,21 @@ function renderText(report, opts) {
     ...report.targets.map((t) => [t.name, t.fingerprint ?? '-', t.version ?? '-', t.flags ?? '-', t.platform ?? '-', t.engine ?? '-'])]).replace(/^(?=.)/gm, '  ');
 
   out += `\ndigest streams, every tick 0..${report.ticks}, compared with ${report.reference}:\n`;
-  const rows = [['target', ...report.scenarios]];
-  for (const t of report.targets) {
-    rows.push([t.name, ...report.scenarios.map((sc) => cellText(report.cells.find((c) => c.target === t.name && c.scenario === sc)))]);
+  if (report.random) {
+    // Worlds by targets (the same table, transposed: N worlds would not fit as columns).
+    const cell = (t, sc) => report.cells.find((c) => c.target === t && c.scenario === sc);
+    const short = (c) => (c.status === 'identical' ? 'identical' : c.status === 'divergent' ? `tick ${c.firstDivergentTick}` : cellText(c));
+    const rows = [['world', ...report.targets.map((t) => t.name)]];
+    for (const sc of report.scenarios) rows.push([sc, ...report.targets.map((t) => short(cell(t.name, sc)))]);
+    out += table(rows).replace(/^(?=.)/gm, '  ');
+    out += `  (${report.random.worlds} random worlds from seed ${report.random.seed}, ${report.ticks} ticks each; 'tick T': first divergent tick)\n`;
+  } else {
+    const rows = [['target', ...report.scenarios]];
+    for (const t of report.targets) {
+      rows.push([t.name, ...report.scenarios.map((sc) => cellText(report.cells.find((c) => c.target === t.name && c.scenario === sc)))]);
+    }
+    out += table(rows).replace(/^(?=.)/gm, '  ');
   }
-  out += table(rows).replace(/^(?=.)/gm, '  ');
 
   const problems = report.targets.filter((t) => t.error || t.fingerprintMismatch);
   for (const t of problems) {
@@ -449,6 +531,7 @@ function renderText(report, opts) {
     out += `\ndivergence: ${c.target} / ${c.scenario}: first divergent tick ${c.firstDivergentTick}`;
     out += ` (digest ${c.digest ?? 'missing'}, reference ${c.referenceDigest ?? 'missing'})\n`;
     if (c.dumpError) { out += `  could not dump tick ${c.firstDivergentTick}: ${c.dumpError}\n`; continue; }
+    if (!c.sections) { out += '  (not dumped: the report dumps the first 3 divergences of each target)\n'; continue; }
     const secs = c.sections.map((s) => (s.reference && s.other ? `${s.name} (${s.reference} vs ${s.other})` : s.name));
     out += `  sections differing (by ${c.sectionsFrom}): ${secs.join(', ') || 'none'}\n`;
     out += `  fields differing at tick ${c.firstDivergentTick}: ${c.fieldsDiffering} of ${c.fieldsCompared}`;
@@ -457,6 +540,13 @@ function renderText(report, opts) {
     const w = Math.max(...shown.map((d) => d.name.length), 5);
     for (const d of shown) out += `    ${d.name.padEnd(w)}  ${report.reference} ${d.reference ?? '(absent)'}  ${c.target} ${d.other ?? '(absent)'}\n`;
     if (c.fieldsDiffering > shown.length) out += `    ... ${c.fieldsDiffering - shown.length} more (--json lists up to 200)\n`;
+  }
+
+  for (const s of report.shrunk) {
+    if (s.error) { out += `\nshrink ${s.target} / ${s.from}: failed: ${s.error}\n`; continue; }
+    out += `\nshrunk: ${s.target} / ${s.from} (tick ${s.fromTick}) -> ${s.spec} at tick ${s.tick}, ${s.pellets} pellets (${s.probes} probes)\n`;
+    out += `  world file: ${s.file} (digest ${s.digest} on ${s.target}, ${s.referenceDigest} on ${report.reference})\n`;
+    out += `  reproduce:  ${s.command}\n`;
   }
 
   if (report.twin) {
@@ -493,12 +583,76 @@ function renderText(report, opts) {
   const identical = compared.filter((c) => c.status === 'identical').length;
   const p = report.phases;
   out += `\ntime: build ${formatDuration(p.build ?? 0)}, float scan ${formatDuration(p.scan ?? 0)}, runs ${formatDuration(p.run ?? 0)}`;
-  out += `, compare and dumps ${formatDuration(p.compare ?? 0)}; total ${formatDuration(report.elapsedSeconds)}\n`;
+  out += `, compare and dumps ${formatDuration(p.compare ?? 0)}`;
+  if (p.shrink) out += `, shrink ${formatDuration(p.shrink)}`;
+  out += `; total ${formatDuration(report.elapsedSeconds)}\n`;
   out += `${report.ok ? 'OK' : 'FAILED'}: ${identical} of ${compared.length} target x scenario streams identical to ${report.reference}`;
   out += ` over ${report.ticks} ticks`;
+  if (report.random) out += ` (${report.random.worlds} random worlds)`;
   if (report.floatScan) out += `; float scan ${report.floatScan.ok ? 'clean' : 'FAILED'}`;
   out += '\n';
   return out;
+}
+
+// ---- The shrinker --------------------------------------------------------------------------
+
+const CLASSES = ['odd_ids', 'repeat', 'churn', 'far', 'leave', 'join', 'steer'];   // tried in this order
+const MAX_PROBES = 80;
+
+function parseSpec(spec) {
+  const [, seed, ...mods] = spec.split(':');
+  const o = { seed, pellets: null, players: null, without: [] };
+  for (const m of mods) {
+    const [k, v] = m.split('=');
+    if (k === 'pellets') o.pellets = Number(v);
+    else if (k === 'players') o.players = Number(v);
+    else if (k === 'without') o.without = v.split('+');
+  }
+  return o;
+}
+function formatSpec(o) {
+  let s = `random:${o.seed}`;
+  if (o.pellets !== null) s += `:pellets=${o.pellets}`;
+  if (o.players !== null) s += `:players=${o.players}`;
+  if (o.without.length) s += `:without=${CLASSES.slice().reverse().filter((c) => o.without.includes(c)).join('+')}`;
+  return s;
+}
+// Small counts first: the first that still diverges is kept.
+const ladder = (below) => [0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048, 4096, 8192, 16384, 32768, 65536]
+  .filter((n) => n < below);
+
+// Reduces a divergent random world while it still diverges: the ticks to the first divergent
+// tick, then the pellet count, the players in the stream and the input classes, one at a time
+// (each probe runs the candidate on the reference and the target up to the current tick).
+async function shrink({ ref, target, spec, tick, firstDifference, note }) {
+  let cur = parseSpec(spec);
+  let best = { spec, tick, referenceDigest: null, digest: null };
+  let probes = 0;
+  const quiet = () => {};
+  const attempt = async (candidate) => {
+    if (probes >= MAX_PROBES) return false;
+    probes += 1;
+    const s = formatSpec(candidate);
+    const [a, b] = await Promise.all([ref.stream(s, best.tick, quiet), target.stream(s, best.tick, quiet)]);
+    const d = firstDifference(a, b, best.tick);
+    if (d < 0) return false;
+    cur = candidate;
+    best = { spec: s, tick: d, referenceDigest: a[d], digest: b[d] };
+    note(`shrink  ${target.name}: ${s} diverges at tick ${d}`);
+    return true;
+  };
+  // The original first, for the digests (and a check that it still diverges).
+  if (!(await attempt(cur))) throw new Error(`${spec} no longer diverges at tick ${tick}`);
+  const pellets = cur.pellets ?? await ref.pellets(formatSpec(cur));
+  for (const n of ladder(pellets)) if (await attempt({ ...cur, pellets: n })) break;
+  for (const n of ladder(9)) if (await attempt({ ...cur, players: n })) break;
+  for (const c of CLASSES) {
+    if (!cur.without.includes(c)) await attempt({ ...cur, without: [...cur.without, c] });
+  }
+  // Fewer inputs may let fewer pellets diverge: one more pass over the count.
+  const now = cur.pellets ?? pellets;
+  for (const n of ladder(now)) if (await attempt({ ...cur, pellets: n })) break;
+  return { ...best, pellets: cur.pellets ?? pellets, probes };
 }
 
 const code = await main().catch((error) => {

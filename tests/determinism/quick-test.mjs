@@ -5,7 +5,9 @@
 //    exactly that field and its section named, and exit 1;
 // 3. the float scan can fail (float-scan-selftest.mjs);
 // 4. the quick mode: two scenarios for a few thousand ticks on every target, every stream
-//    identical to native, the float scan clean (one pass or fail per target x scenario).
+//    identical to native, the float scan clean (one pass or fail per target x scenario);
+// 5. random worlds (--random --quick): a few dozen worlds on every target, one pass or fail
+//    per target.
 // Prints each check, then "N passed, M failed" last.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -101,6 +103,30 @@ const readReport = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, '
     }
     expect(report.floatScan?.ok === true, `wasm float scan clean${report.floatScan?.ok ? '' : ` (${report.floatScan?.error ?? `${report.floatScan?.violations?.length} violations`})`}`);
     expect(r.status === (report.ok ? 0 : 1), `exit status ${r.status} matches the report (ok: ${report.ok})`);
+  }
+}
+
+// 5. Random worlds on every target: --random --quick (24 worlds, 200 ticks, what
+// check-determinism --help states), every world identical to native on every target.
+{
+  const json = join(outDir, 'quick-random.json');
+  rmSync(json, { force: true });
+  console.log('\n== random worlds: build-scripts/check-determinism --random --quick');
+  const t0 = Date.now();
+  const r = run(['--random', '--quick', '--no-scan', '--no-build', '--json-out', json]);
+  const report = readReport(json);
+  if (!report) {
+    expect(false, `the random check wrote its report (exit ${r.status})`);
+  } else {
+    for (const t of report.targets.filter((x) => x.name !== report.reference)) {
+      const cells = report.cells.filter((c) => c.target === t.name);
+      const bad = cells.filter((c) => c.status !== 'identical');
+      const why = bad.slice(0, 3).map((c) => `${c.scenario}: ${c.status === 'divergent' ? `tick ${c.firstDivergentTick}` : c.status}`).join('; ');
+      expect(cells.length === report.random.worlds && bad.length === 0,
+        `${t.name}: ${cells.length - bad.length} of ${report.random.worlds} random worlds identical to ${report.reference} over ${report.ticks} ticks${why ? ` (${why})` : ''}`);
+    }
+    expect(r.status === (report.ok ? 0 : 1), `exit status ${r.status} matches the report (ok: ${report.ok})`);
+    console.log(`random worlds: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
 }
 

@@ -66,7 +66,7 @@ void check_stream(const std::string& name, uint64_t last_tick) {
     const Golden golden = read_golden(name);
     INFO("golden file tests/world/golden/" << name << ".txt (working directory: the source root)");
     REQUIRE(golden.stream.size() >= 2);
-    const Scenario& s = *find_scenario(name);
+    const Scenario s = *find_scenario(name);
     World w = start(s);
     Stepper stepper;
     uint32_t checked = 0;
@@ -146,13 +146,20 @@ TEST_CASE("every scenario's config validates") {
     for (const Scenario& s : scenarios()) {
         INFO(s.name);
         CHECK(validate(s.config).ok());
-        CHECK(find_scenario(s.name) == &s);
+        const auto found = find_scenario(s.name);
+        REQUIRE(found.ok());
+        CHECK(found->name == s.name);
+        CHECK(found->config == s.config);
+        CHECK(found->script == s.script);
     }
-    CHECK(find_scenario("nope") == nullptr);
+    const auto nope = find_scenario("nope");
+    REQUIRE_FALSE(nope.ok());
+    CHECK(error_name(nope.error()) == "unknown_scenario");
+    CHECK(nope.message().find("accepted: orbits, crowd, chaos, trig, random:SEED") != std::string_view::npos);
 }
 
 TEST_CASE("the digest stream has the start, every multiple of `every` and the last tick") {
-    const Scenario& s = *find_scenario("trig");
+    const Scenario s = *find_scenario("trig");
     struct Case {
         uint64_t from, ticks, every;
         std::vector<uint64_t> expected;

@@ -14,7 +14,7 @@ using namespace tandem::world;
 
 namespace {
 World busy_world(uint64_t ticks = 40) {
-    const Scenario& s = *find_scenario("chaos");
+    const Scenario s = *find_scenario("chaos");
     WorldConfig c = s.config;
     c.pellet_count = 300;
     Scenario small = s;
@@ -94,7 +94,7 @@ TEST_CASE("a huge declared count is refused before anything is allocated") {
 TEST_CASE("a world restored from a snapshot at a random tick continues identically") {
     // GGPO SyncTest: save at tick N, keep going on both copies, demand the same digests.
     for (uint64_t seed : {1u, 2u, 3u}) {
-        const Scenario& s = *find_scenario("chaos");
+        const Scenario s = *find_scenario("chaos");
         Scenario small = s;
         small.config.pellet_count = 512;
         small.config.seed = seed;

@@ -5,27 +5,36 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "tandem/core/result.hpp"
+#include "tandem/world/random_world.hpp"
 #include "tandem/world/world.hpp"
 
 namespace tandem::world {
 
-enum class Script : uint8_t { orbits, crowd, chaos, trig };
+enum class Script : uint8_t { orbits, crowd, chaos, trig, random };
 
+// A value that owns its name, so a scenario can be built from a spec as well as listed.
 struct Scenario {
-    std::string_view name;
-    std::string_view description;   // one line, for `tandem scenarios`
-    Script script;
+    std::string name;               // a listed name, or a random world's canonical spec
+    std::string description;        // one line, for `tandem scenarios`
+    Script script = Script::orbits;
     WorldConfig config;
-    uint64_t script_seed;           // seeds the input generator, separate from the world's
+    uint64_t script_seed = 0;       // seeds the input generator, separate from the world's
+    RandomInputs random;            // Script::random: the stream's parameters
 };
 
-// Every scenario, in a fixed order (the order `tandem scenarios` lists them in).
+// Every listed scenario, in a fixed order (the order `tandem scenarios` lists them in).
 std::span<const Scenario> scenarios();
-// nullptr when no scenario has that name.
-const Scenario* find_scenario(std::string_view name);
+// A listed scenario by name, or a random world by spec ("random:SEED[:MODIFIER...]",
+// random_world.hpp; its name is the spec's canonical spelling). Every target resolves names
+// through this one function, so a spec works wherever a name does.
+Result<Scenario, SpecError> find_scenario(std::string_view name);
+// What find_scenario accepts, for messages: "orbits, crowd, chaos, trig, random:SEED[...]".
+std::string scenario_names_accepted();
 
 // The inputs for the next tick (the one step() will number world.tick + 1): a pure function
 // of the scenario and the world, emitted in a scrambled order on purpose, since step() must

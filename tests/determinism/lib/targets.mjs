@@ -24,6 +24,9 @@ export const TARGETS = {
   // Opt-in: the native preset with the test-only perturbation compiled in (a separate build
   // directory), to prove the check names the tick and field of a divergence.
   perturbed: { kind: 'cli', preset: 'native', dir: 'native-perturbed', label: 'native g++ with TANDEM_PERTURB (test only)', twinLink: [], optIn: true },
+  // Opt-in: misbehaves only on a rare path (a moving pellet ending a step exactly on the left
+  // wall, TANDEM_PERTURB_RARE), to prove the random mode finds and shrinks such a divergence.
+  'perturbed-rare': { kind: 'cli', preset: 'native', dir: 'native-perturbed-rare', label: 'native g++ with TANDEM_PERTURB_RARE (test only)', twinLink: [], optIn: true },
 };
 export const DEFAULT_TARGETS = Object.keys(TARGETS).filter((t) => !TARGETS[t].optIn);
 export const REFERENCE = 'native';
@@ -166,10 +169,10 @@ class CliTarget {
   }
 
   async build() {
+    const lean = { TANDEM_BUILD_TESTS: 'OFF', TANDEM_BUILD_BENCHMARKS: 'OFF', TANDEM_BUILD_EXHAUSTIVE: 'OFF' };
     const defs = this.name === 'perturbed'
-      ? { TANDEM_PERTURB_TICK: this.ctx.perturb.tick, TANDEM_PERTURB_FIELD: this.ctx.perturb.field,
-          TANDEM_BUILD_TESTS: 'OFF', TANDEM_BUILD_BENCHMARKS: 'OFF', TANDEM_BUILD_EXHAUSTIVE: 'OFF' }
-      : {};
+      ? { TANDEM_PERTURB_TICK: this.ctx.perturb.tick, TANDEM_PERTURB_FIELD: this.ctx.perturb.field, ...lean }
+      : this.name === 'perturbed-rare' ? { TANDEM_PERTURB_RARE: 'ON', ...lean } : {};
     if (this.ctx.noBuild) {
       if (!existsSync(this.binary)) throw new Error(`not built: ${this.binary} (run without --no-build)`);
     } else {
@@ -238,6 +241,21 @@ class CliTarget {
   twin(scenario, ticks, onProgress) {
     if (!this.twinPath) return Promise.reject(new Error('float twin not built'));
     return this.#stream(this.twinPath, [scenario, String(ticks)], ticks, onProgress, 'float_twin');
+  }
+
+  // The command line that runs a world file on this build (printed by the shrinker).
+  worldCommand(file) {
+    const [cmd, args] = this.#cmd(this.binary, ['run', '--world', file]);
+    return [cmd, ...args].join(' ');
+  }
+
+  // The pellet count of a scenario's world (from the run's summary line).
+  async pellets(scenario) {
+    const [cmd, args] = this.#cmd(this.binary, ['run', '--scenario', scenario, '--ticks', '0']);
+    const r = await runProcess(cmd, args);
+    const m = r.stdout.match(/ pellets=(\d+)/);
+    if (r.code !== 0 || !m) throw new Error(`tandem run --ticks 0 exited ${r.code}: ${r.stderr.trim()}`);
+    return Number(m[1]);
   }
 
   async dump(scenario, tick) {
@@ -312,6 +330,10 @@ class WasmTarget {
 
   async twin(scenario, ticks, onProgress) {
     return (await this.session.run({ kind: 'twin', scenario, ticks }, onProgress)).digests;
+  }
+
+  worldCommand(file) {
+    return `node tests/determinism/run-world.mjs ${file}   # the wasm package in Node; ${this.name} runs the same module`;
   }
 
   async dump(scenario, tick) {

@@ -3,15 +3,53 @@
 // browser page (page/index.html), so the three wasm rows run exactly the same code.
 //
 // Tasks (the check sends them one at a time; each resolves to a JSON-able result):
-//   {kind:'hello'}                       -> {fingerprint, version, engine}
+//   {kind:'hello'}                       -> {fingerprint, version, engine, visibility}
 //   {kind:'stream', scenario, ticks}     -> {digests: [d0, d1, ... dN]}   (index = tick)
+//       (optional pace: 'slice' (default) or 'timeout', the old pacing, for browser-speed.mjs)
 //   {kind:'dump', scenario, tick}        -> {dump, sections, digest}
 //   {kind:'twin', scenario, ticks}       -> {digests: [...]}  (the float twin, a separate .wasm)
-// progress(done, total) is called every chunk; the runner yields to the event loop between
-// chunks so a page can report progress while it computes.
+// progress(done, total) is called at every yield; the runner yields to the event loop after
+// each SLICE_MS of computing, so a page can post progress while it computes.
+//
+// How it yields decides what a long run in a browser costs. A timer (setTimeout(0)) after each
+// chunk of ticks, the old way, is throttled by the browsers: nested timers are clamped to 4 ms,
+// and a timer whose callback ran for seconds of stepping spends the page's background timer
+// budget, after which its next timer waits (Chromium, Firefox), so the page sat idle between
+// chunks. A message on a MessageChannel (setImmediate in Node) is not a timer: no clamp, no
+// budget. And yielding by time rather than by tick count keeps both the number of yields and
+// the latency of progress independent of how heavy a tick is.
 
-const CHUNK = 64;
-const yieldNow = () => new Promise((resolve) => setTimeout(resolve, 0));
+const SLICE_MS = 100;
+const CHUNK = 64;   // the old pacing: ticks between yields
+const clock = () => (globalThis.performance ? performance.now() : Date.now());
+const yieldByTimer = () => new Promise((resolve) => setTimeout(resolve, 0));
+const yieldByMessage = (() => {
+  if (typeof setImmediate === 'function') return () => new Promise((resolve) => setImmediate(resolve));
+  const channel = new MessageChannel();
+  const waiting = [];
+  channel.port1.onmessage = () => waiting.shift()?.();
+  return () => new Promise((resolve) => { waiting.push(resolve); channel.port2.postMessage(0); });
+})();
+
+// Calls progress and yields every SLICE_MS (pace 'slice') or every CHUNK ticks by a timer
+// (pace 'timeout'); returns tick(done) to call after each unit of work.
+function pacer(total, progress, pace = 'slice') {
+  let last = clock();
+  let sinceYield = 0;
+  return async (done) => {
+    if (pace === 'timeout') {
+      if (++sinceYield < CHUNK && done < total) return;
+      sinceYield = 0;
+      progress(done, total);
+      await yieldByTimer();
+      return;
+    }
+    if (clock() - last < SLICE_MS && done < total) return;
+    progress(done, total);
+    await yieldByMessage();
+    last = clock();
+  };
+}
 
 // The float twin: a standalone .wasm (float_twin.cpp built by em++ -sSTANDALONE_WASM) with
 // no import but WASI proc_exit, which it never calls.
@@ -27,19 +65,16 @@ const TWIN_SCENARIOS = ['orbits', 'crowd', 'chaos', 'trig'];
 const hex8 = (v) => (v >>> 0).toString(16).padStart(8, '0');
 
 export function makeRunner({ tandem, twin = null, engine = 'unknown' }) {
-  async function stream({ scenario, ticks }, progress) {
+  async function stream({ scenario, ticks, pace }, progress) {
     const s = tandem.Scenario.open(scenario);
     const digests = new Array(ticks + 1);
+    const tick = pacer(ticks, progress, pace);
     try {
       digests[0] = s.digest();
-      for (let t = 1; t <= ticks; ) {
-        const end = Math.min(ticks, t + CHUNK - 1);
-        for (; t <= end; ++t) {
-          s.step(1);
-          digests[t] = s.digest();
-        }
-        progress(end, ticks);
-        await yieldNow();
+      for (let t = 1; t <= ticks; ++t) {
+        s.step(1);
+        digests[t] = s.digest();
+        await tick(t);
       }
     } finally {
       s.delete();
@@ -60,10 +95,10 @@ export function makeRunner({ tandem, twin = null, engine = 'unknown' }) {
   async function dump({ scenario, tick }, progress) {
     const s = tandem.Scenario.open(scenario);
     try {
-      for (let t = 0; t < tick; t += CHUNK) {
-        s.step(Math.min(CHUNK, tick - t));
-        progress(Math.min(tick, t + CHUNK), tick);
-        await yieldNow();
+      const next = pacer(tick, progress);
+      for (let t = 1; t <= tick; ++t) {
+        s.step(1);
+        await next(t);
       }
       const world = s.world;
       return { dump: world.dump(), sections: world.sectionDigests(), digest: s.digest() };
@@ -79,14 +114,11 @@ export function makeRunner({ tandem, twin = null, engine = 'unknown' }) {
     const digest = () => hex8(twin.twin_digest_hi()) + hex8(twin.twin_digest_lo());
     const digests = new Array(ticks + 1);
     digests[0] = digest();
-    for (let t = 1; t <= ticks; ) {
-      const end = Math.min(ticks, t + CHUNK - 1);
-      for (; t <= end; ++t) {
-        twin.twin_step();
-        digests[t] = digest();
-      }
-      progress(end, ticks);
-      await yieldNow();
+    const tick = pacer(ticks, progress);
+    for (let t = 1; t <= ticks; ++t) {
+      twin.twin_step();
+      digests[t] = digest();
+      await tick(t);
     }
     return { digests };
   }
@@ -94,7 +126,8 @@ export function makeRunner({ tandem, twin = null, engine = 'unknown' }) {
   return async function run(task, progress = () => {}) {
     switch (task.kind) {
       case 'hello':
-        return { fingerprint: tandem.fingerprint, version: tandem.version, engine, twin: twin !== null };
+        return { fingerprint: tandem.fingerprint, version: tandem.version, engine, twin: twin !== null,
+          visibility: globalThis.document?.visibilityState ?? 'no document' };
       case 'stream': return stream(task, progress);
       case 'dump': return dump(task, progress);
       case 'twin': return twinStream(task, progress);

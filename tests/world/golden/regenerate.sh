@@ -7,7 +7,7 @@
 # differs from the file's under the version the file records: bump simulation_version in
 # include/tandem/world/world.hpp first (docs/determinism.md, "The simulation version").
 #   tests/world/golden/regenerate.sh [path/to/tandem [SCENARIO...]]
-#     (default: build/native/src/cli/tandem, every scenario it lists)
+#     (default: build/native/src/cli/tandem, every scenario it lists, and random.txt)
 #   TANDEM_GOLDEN_DIR=DIR  read and write the files there instead (the script's own test)
 # Exit status: 0 written, 1 refused (nothing written), 2 bad arguments or no CLI.
 # Then check the other builds against the new files: build-scripts/test, check-determinism.
@@ -19,24 +19,37 @@ dir=${TANDEM_GOLDEN_DIR:-tests/world/golden}
 [[ -x $cli ]] || { echo "regenerate: no CLI at $cli (build-scripts/build native)" >&2; exit 2; }
 version=$("$cli" version | sed -n 's/^simulation_version //p')
 [[ $version =~ ^[0-9]+$ ]] || { echo "regenerate: '$cli version' printed no simulation_version line" >&2; exit 2; }
-if (($# > 0)); then names=("$@"); else mapfile -t names < <("$cli" scenarios | cut -d' ' -f1); fi
+if (($# > 0)); then names=("$@"); else mapfile -t names < <("$cli" scenarios | cut -d' ' -f1); names+=(random); fi
+# "random": one file, random.txt, of 'SPEC TICK DIGEST' lines for these random worlds
+# (random_world_test replays them), ticks 0..200 every 50.
+random_specs=(random:1 random:2 random:3 random:4 random:5 random:6 random:7 random:8 random:9 random:10
+  random:11 random:12 random:0 random:18446744073709551615 random:7:pellets=5:players=2:without=far+churn)
+stream() {  # stream NAME: the comment, version and stream lines of NAME's golden file
+  if [[ $1 == random ]]; then
+    echo "# SPEC TICK DIGEST: tandem run --scenario SPEC --ticks 200 --every 50 (native g++ Release); regenerate only on a deliberate simulation change (tests/world/golden/regenerate.sh)"
+    echo "simulation_version $version"
+    for spec in "${random_specs[@]}"; do
+      "$cli" run --scenario "$spec" --ticks 200 --every 50 | grep -E '^(random:[^ ]+ )?[0-9]+ ' | sed "s/^/$spec /"
+    done
+  else
+    echo "# tandem run --scenario $1 --ticks 2000 --every 100 (native g++ Release); regenerate only on a deliberate simulation change (tests/world/golden/regenerate.sh)"
+    echo "simulation_version $version"
+    "$cli" run --scenario "$1" --ticks 2000 --every 100
+  fi
+}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 refused=0
 for name in "${names[@]}"; do
   out=$dir/$name.txt
-  {
-    echo "# tandem run --scenario $name --ticks 2000 --every 100 (native g++ Release); regenerate only on a deliberate simulation change (tests/world/golden/regenerate.sh)"
-    echo "simulation_version $version"
-    "$cli" run --scenario "$name" --ticks 2000 --every 100
-  } >"$tmp/$name.txt"
+  stream "$name" >"$tmp/$name.txt"
   [[ -f $out ]] || continue
   recorded=$(sed -n 's/^simulation_version //p' "$out")
-  # The stream is the 'TICK DIGEST' lines; the comment and the summary's wording may change.
-  if ! diff -q <(grep -E '^[0-9]+ ' "$out") <(grep -E '^[0-9]+ ' "$tmp/$name.txt") >/dev/null; then
+  # The stream is the '[SPEC] TICK DIGEST' lines; the comment and the summary's wording may change.
+  if ! diff -q <(grep -E '^(random:[^ ]+ )?[0-9]+ ' "$out") <(grep -E '^(random:[^ ]+ )?[0-9]+ ' "$tmp/$name.txt") >/dev/null; then
     if [[ -z $recorded || $recorded -ge $version ]]; then
-      first=$(diff <(grep -E '^[0-9]+ ' "$out") <(grep -E '^[0-9]+ ' "$tmp/$name.txt") | grep -m1 '^[<>]' || true)
+      first=$(diff <(grep -E '^(random:[^ ]+ )?[0-9]+ ' "$out") <(grep -E '^(random:[^ ]+ )?[0-9]+ ' "$tmp/$name.txt") | grep -m1 '^[<>]' || true)
       echo "regenerate: refused: the $name stream changed (first difference: $first) but the simulation_version" \
         "is still ${recorded:-unrecorded} (the CLI's is $version); bump simulation_version in" \
         "include/tandem/world/world.hpp, rebuild and run again" >&2
