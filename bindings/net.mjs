@@ -106,7 +106,10 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release }
     /** What the room holds for connection `id`, or null. */
     client(id) { return this.#live().client(u32('Room.client: id', id)); }
     /** The limits in force: input delay, seats, watchers, ring and flow window in ticks, ... */
-    limits() { return this.#live().limits(); }
+    limits() {
+      const limits = this.#live().limits();
+      return { ...limits, world: knobs.fromCpp(limits.world) };   // as World.config() gives it
+    }
     worldDigest() { return this.#live().worldDigest(); }
     worldSections() { return this.#live().worldSections(); }
     /** A copy of the authoritative world (a World of this module; delete it when done). */

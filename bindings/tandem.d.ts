@@ -542,7 +542,7 @@ export interface Tandem {
 }
 
 /** World knobs (maxPlayers is the world's wells and the room's seats) plus the room's own. */
-export interface RoomConfig extends WorldConfig {
+export interface RoomConfig extends Partial<WorldConfig> {
   inputDelayTicks?: number;
   maxWatchers?: number;
   idleTimeoutMs?: number;
@@ -578,7 +578,8 @@ export interface RoomClient {
 export interface RoomLimits {
   inputDelayTicks: number; maxPlayers: number; maxWatchers: number; idleTimeoutMs: number;
   ringTicks: number; flowWindowTicks: number; flowWindowBytes: number; baselineRepeatTicks: number;
-  world: WorldConfig;
+  /** Every knob of the room's world, as World.config() gives them. */
+  world: WorldConfigValues;
 }
 
 export interface Room extends Deletable {

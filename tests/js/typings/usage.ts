@@ -4,6 +4,7 @@ import createTandem, {
   InputError, SnapshotError,
   type DigestHex, type FixedTimestep, type FxRaw, type Input, type Scenario, type SectionDigests, type Tandem,
   type TickDigest, type World, type WorldConfigValues, type ConfigRangeError, type StepEvent, type ValueNoise,
+  type Room, type ClientSession, type RoomOutbox, type ReplayCheck,
 } from 'tandem';
 
 const tandem: Tandem = await createTandem();
@@ -97,6 +98,23 @@ world.delete();
 clock.delete();
 other.delete();
 every.delete();
+
+// The net layer: a room, a session, a replay.
+const room: Room = new tandem.Room({ pelletCount: 64, inputDelayTicks: 2, maxWatchers: 10 });
+const session: ClientSession = new tandem.ClientSession({ watch: true, nowMs: 0 });
+const connection: number = room.connect(0);
+session.onConnected(0);
+for (const out of session.takeOutgoing()) room.receive(connection, out, 0);
+room.tick(16.7);
+const outbox: RoomOutbox = room.takeOutbox();
+for (const { to, bytes } of outbox.sends) if (to === connection) session.receive(bytes, 16.7);
+const applied: number = session.advance(16.7, 8);
+const pellets: Float32Array = session.renderView().pellets.current;
+const verified: number = session.figures().verification.verifiedTicks;
+const check: ReplayCheck = tandem.Replay.check(room.takeRecording());
+console.log(applied, pellets.length, verified, check.divergence?.sections, room.stats().closes.room_full, room.worldDigest());
+session.delete();
+room.delete();
 
 const withBytes: Tandem = await createTandem({ wasmBinary: new Uint8Array(0) , wasmUrl: new URL('https://example.invalid/x.wasm') });
 
