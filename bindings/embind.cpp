@@ -38,12 +38,12 @@ double ns_number(int64_t ns) { return static_cast<double>(ns); }
 // A refusal or a value: the value as a JS handle, a refusal as its sentence (a string), which
 // tandem.mjs turns into a RangeError.
 template <class T>
-val time_result(tandem::TimeResult<T>&& r) {
+val time_result(tandem::Result<T, tandem::TimeError>&& r) {
     if (!r.ok()) return val(std::string(r.message()));
     return val(std::move(r).value());
 }
-val time_refusal(std::optional<tandem::TimeError> refusal) {
-    return refusal ? val(std::string(tandem::describe(*refusal))) : val::null();
+val time_refusal(const tandem::Result<void, tandem::TimeError>& r) {
+    return r.ok() ? val::null() : val(std::string(r.message()));
 }
 
 // ---- Fx: crosses the boundary as its raw Q16.16 int32, which a JS number holds exactly ----

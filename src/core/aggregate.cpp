@@ -1,11 +1,10 @@
-// The aggregate tree's build (stable quadrant splits, exact integer sums) and its walk
-// (explicit fixed-size stack, exact squared opening test). Nothing here may depend on a
-// library's choice of order, round a sum, or allocate during a walk.
+// The aggregate tree's build (stable quadrant splits, exact integer sums) and its walk's
+// opening thresholds (exact squared opening test); the stackless walk itself is in the
+// header. Nothing here may depend on a library's choice of order, round a sum, or allocate
+// during a walk. Nothing here throws: a refusal is a Result.
 #include "tandem/core/aggregate.hpp"
 
 #include "tandem/core/wide.hpp"
-
-#include <stdexcept>
 
 namespace tandem {
 
@@ -72,24 +71,36 @@ bool detail::cell_is_far(int64_t size_raw, int64_t dx, int64_t dy, int32_t theta
     return Wide::mul(si, si) < Wide::mul(sb, sb) + Wide::mul(ss, ss);
 }
 
-AggregateTree AggregateTree::build(std::span<const WeightedPoint> points, uint8_t max_depth) {
-    AggregateTree tree;
-    tree.rebuild(points, max_depth);
-    return tree;
-}
-
-AggregateTree AggregateTree::build_in(std::span<const WeightedPoint> points, Fx center_x, Fx center_y, Fx size,
-                                      uint8_t max_depth) {
-    AggregateTree tree;
-    tree.rebuild_in(points, center_x, center_y, size, max_depth);
-    return tree;
-}
-
-void AggregateTree::rebuild(std::span<const WeightedPoint> points, uint8_t max_depth) {
-    if (points.empty()) {
-        rebuild_cell(points, 0, 0, one_raw, max_depth);
-        return;
+std::string_view error_name(AggregateError error) {
+    switch (error) {
+        case AggregateError::too_many_points: return "too_many_points";
     }
+    return "unknown_aggregate_error";
+}
+
+std::string_view describe(AggregateError error) {
+    switch (error) {
+        case AggregateError::too_many_points:
+            return "an aggregate tree holds at most 2^32 - 2 points: its indices are 32-bit on every build";
+    }
+    return "unknown aggregate tree error";
+}
+
+Result<AggregateTree, AggregateError> AggregateTree::build(std::span<const WeightedPoint> points, uint8_t max_depth) {
+    AggregateTree tree;
+    if (auto built = tree.rebuild(points, max_depth); !built) return built.error();
+    return tree;
+}
+
+Result<AggregateTree, AggregateError> AggregateTree::build_in(std::span<const WeightedPoint> points, Fx center_x,
+                                                              Fx center_y, Fx size, uint8_t max_depth) {
+    AggregateTree tree;
+    if (auto built = tree.rebuild_in(points, center_x, center_y, size, max_depth); !built) return built.error();
+    return tree;
+}
+
+Result<void, AggregateError> AggregateTree::rebuild(std::span<const WeightedPoint> points, uint8_t max_depth) {
+    if (points.empty()) return rebuild_cell(points, 0, 0, one_raw, max_depth);
     int32_t min_x = INT32_MAX, min_y = INT32_MAX, max_x = INT32_MIN, max_y = INT32_MIN;
     for (const WeightedPoint& p : points) {
         min_x = p.x.raw() < min_x ? p.x.raw() : min_x;
@@ -102,27 +113,30 @@ void AggregateTree::rebuild(std::span<const WeightedPoint> points, uint8_t max_d
     const int64_t cx = (int64_t{min_x} + max_x) >> 1;
     const int64_t cy = (int64_t{min_y} + max_y) >> 1;
     const int64_t extent_x = int64_t{max_x} - min_x, extent_y = int64_t{max_y} - min_y;
-    rebuild_cell(points, cx, cy, extent_x > extent_y ? extent_x : extent_y, max_depth);
+    return rebuild_cell(points, cx, cy, extent_x > extent_y ? extent_x : extent_y, max_depth);
 }
 
-void AggregateTree::rebuild_in(std::span<const WeightedPoint> points, Fx center_x, Fx center_y, Fx size,
-                               uint8_t max_depth) {
-    rebuild_cell(points, center_x.raw(), center_y.raw(), size.raw(), max_depth);
+Result<void, AggregateError> AggregateTree::rebuild_in(std::span<const WeightedPoint> points, Fx center_x, Fx center_y,
+                                                       Fx size, uint8_t max_depth) {
+    return rebuild_cell(points, center_x.raw(), center_y.raw(), size.raw(), max_depth);
 }
 
-void AggregateTree::rebuild_cell(std::span<const WeightedPoint> points, int64_t center_x, int64_t center_y,
-                                 int64_t size, uint8_t max_depth) {
-    // Indices and counts are uint32_t in everything observable (wasm32 and x86-64 must agree);
-    // a crowd beyond that is not a tree this module can describe.
-    if (points.size() > 0xFFFFFFFEu) throw std::length_error("AggregateTree: more than 2^32 - 2 points");
-    const uint32_t n = static_cast<uint32_t>(points.size());
+Result<void, AggregateError> AggregateTree::rebuild_cell(std::span<const WeightedPoint> points, int64_t center_x,
+                                                         int64_t center_y, int64_t size, uint8_t max_depth) {
     nodes_.clear();
     inner_levels_ = 0;
     root_size_ = 0;
+    // Indices and counts are uint32_t in everything observable (wasm32 and x86-64 must agree);
+    // a crowd beyond that is not a tree this module can describe. Refused, the tree is empty.
+    if (points.size() > max_points) {
+        order_.clear();
+        return AggregateError::too_many_points;
+    }
+    const uint32_t n = static_cast<uint32_t>(points.size());
     order_.resize(n);
     scratch_.resize(n);
     for (uint32_t i = 0; i < n; ++i) order_[i] = i;
-    if (n == 0) return;
+    if (n == 0) return {};
     const uint32_t depth_limit = max_depth < max_depth_limit ? max_depth : max_depth_limit;
     uint32_t root = 0;
     root_size_ = size < one_raw ? one_raw : size;
@@ -135,6 +149,7 @@ void AggregateTree::rebuild_cell(std::span<const WeightedPoint> points, int64_t 
         com_min_y_ = node.com_y < com_min_y_ ? node.com_y : com_min_y_;
         com_max_y_ = node.com_y > com_max_y_ ? node.com_y : com_max_y_;
     }
+    return {};
 }
 
 AggregateTree::Sums AggregateTree::build_node(std::span<const WeightedPoint> points, uint32_t start, uint32_t len,
@@ -226,12 +241,10 @@ AggregateTree::Opening AggregateTree::opening(Fx theta) const {
     return o;
 }
 
-void AggregateTree::check_opening(const Opening& opening) const {
+bool AggregateTree::opening_fits(const Opening& opening) const {
     // The thresholds depend on the root width and theta alone; the depth bound says which
     // were computed. An opening from another tree of the same root width is as good.
-    if (opening.root_size_ != root_size_ || opening.levels_ < inner_levels_) {
-        throw std::invalid_argument("AggregateTree::visit: the opening was made for another tree");
-    }
+    return opening.root_size_ == root_size_ && opening.levels_ >= inner_levels_;
 }
 
 std::span<const uint32_t> AggregateTree::members(const Summary& summary) const {

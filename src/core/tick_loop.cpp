@@ -7,7 +7,7 @@
 
 namespace tandem {
 
-TimeResult<TickLoop> TickLoop::create(const TickLoopConfig& config, int64_t anchor_ns) {
+Result<TickLoop, TimeError> TickLoop::create(const TickLoopConfig& config, int64_t anchor_ns) {
     if (config.step_ns <= 0) return TimeError::step_not_positive;
     if (config.step_ns > longest_duration_ns) return TimeError::step_too_long;
     if (config.max_catch_up_steps == 0) return TimeError::catch_up_zero;

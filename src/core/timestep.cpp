@@ -2,8 +2,6 @@
 // sum bounded so it cannot overflow. Nothing here reads a clock or keeps a float.
 #include "tandem/core/timestep.hpp"
 
-#include <cstdlib>
-
 namespace tandem {
 
 namespace {
@@ -15,16 +13,16 @@ int64_t saturating_add(int64_t a, int64_t b) {
     return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
-std::optional<TimeError> check_step(int64_t step_ns) {
+Result<void, TimeError> check_step(int64_t step_ns) {
     if (step_ns <= 0) return TimeError::step_not_positive;
     if (step_ns > longest_duration_ns) return TimeError::step_too_long;
-    return std::nullopt;
+    return {};
 }
 
-std::optional<TimeError> check_max_frame(int64_t max_frame_ns) {
+Result<void, TimeError> check_max_frame(int64_t max_frame_ns) {
     if (max_frame_ns <= 0) return TimeError::max_frame_not_positive;
     if (max_frame_ns > longest_duration_ns) return TimeError::max_frame_too_long;
-    return std::nullopt;
+    return {};
 }
 
 bool rate_in_range(int32_t hz) { return hz >= lowest_rate_hz && hz <= highest_rate_hz; }
@@ -38,6 +36,21 @@ int64_t elapsed_ns_from_ms_f64(double elapsed_ms) {
     const double ns = elapsed_ms * 1e6;
     if (!(ns < static_cast<double>(longest_duration_ns))) return longest_duration_ns;
     return static_cast<int64_t>(ns + 0.5);
+}
+
+std::string_view error_name(TimeError error) {
+    switch (error) {
+        case TimeError::step_not_positive: return "step_not_positive";
+        case TimeError::step_too_long: return "step_too_long";
+        case TimeError::rate_out_of_range: return "rate_out_of_range";
+        case TimeError::max_frame_not_positive: return "max_frame_not_positive";
+        case TimeError::max_frame_too_long: return "max_frame_too_long";
+        case TimeError::max_steps_zero: return "max_steps_zero";
+        case TimeError::catch_up_zero: return "catch_up_zero";
+        case TimeError::budget_not_positive: return "budget_not_positive";
+        case TimeError::budget_window_out_of_range: return "budget_window_out_of_range";
+    }
+    return "unknown_time_error";
 }
 
 std::string_view describe(TimeError error) {
@@ -64,49 +77,42 @@ std::string_view describe(TimeError error) {
     return "unknown time error";
 }
 
-namespace detail {
-void value_of_refused_result(TimeError) {
-    // A caller read the value of a refusal without checking ok(): a bug at the call site,
-    // and continuing would run a simulation on a value nobody built.
-    std::abort();
-}
-}  // namespace detail
 
 // ---- FixedTimestep -----------------------------------------------------------------------
 
-TimeResult<FixedTimestep> FixedTimestep::create(const FixedTimestepConfig& config) {
-    if (auto error = check_step(config.step_ns)) return *error;
-    if (auto error = check_max_frame(config.max_frame_ns)) return *error;
+Result<FixedTimestep, TimeError> FixedTimestep::create(const FixedTimestepConfig& config) {
+    if (auto checked = check_step(config.step_ns); !checked) return checked.error();
+    if (auto checked = check_max_frame(config.max_frame_ns); !checked) return checked.error();
     if (config.max_steps && *config.max_steps == 0) return TimeError::max_steps_zero;
     return FixedTimestep(config);
 }
 
-TimeResult<FixedTimestep> FixedTimestep::from_step_ns(int64_t step_ns) {
+Result<FixedTimestep, TimeError> FixedTimestep::from_step_ns(int64_t step_ns) {
     return create(FixedTimestepConfig{.step_ns = step_ns});
 }
 
-TimeResult<FixedTimestep> FixedTimestep::from_step_ms(int64_t step_ms) {
+Result<FixedTimestep, TimeError> FixedTimestep::from_step_ms(int64_t step_ms) {
     return from_step_ns(ns_from_ms(step_ms));
 }
 
-TimeResult<FixedTimestep> FixedTimestep::from_hz(int32_t hz) {
+Result<FixedTimestep, TimeError> FixedTimestep::from_hz(int32_t hz) {
     if (!rate_in_range(hz)) return TimeError::rate_out_of_range;
     return from_step_ns(step_ns_for_hz(hz));
 }
 
 // The copies keep the running state (pending, dropped): changing a cap is not a new session.
-TimeResult<FixedTimestep> FixedTimestep::with_max_frame_ns(int64_t max_frame_ns) const {
-    if (auto error = check_max_frame(max_frame_ns)) return *error;
+Result<FixedTimestep, TimeError> FixedTimestep::with_max_frame_ns(int64_t max_frame_ns) const {
+    if (auto checked = check_max_frame(max_frame_ns); !checked) return checked.error();
     FixedTimestep copy = *this;
     copy.max_frame_ns_ = max_frame_ns;
     return copy;
 }
 
-TimeResult<FixedTimestep> FixedTimestep::with_max_frame_ms(int64_t max_frame_ms) const {
+Result<FixedTimestep, TimeError> FixedTimestep::with_max_frame_ms(int64_t max_frame_ms) const {
     return with_max_frame_ns(ns_from_ms(max_frame_ms));
 }
 
-TimeResult<FixedTimestep> FixedTimestep::with_max_steps(uint32_t max_steps) const {
+Result<FixedTimestep, TimeError> FixedTimestep::with_max_steps(uint32_t max_steps) const {
     if (max_steps == 0) return TimeError::max_steps_zero;
     FixedTimestep copy = *this;
     copy.max_steps_ = max_steps;
@@ -136,10 +142,10 @@ Steps FixedTimestep::advance_ns(int64_t elapsed_ns) {
     return Steps(paid, step_ns_);
 }
 
-std::optional<TimeError> FixedTimestep::set_step_ns(int64_t step_ns) {
-    if (auto error = check_step(step_ns)) return error;
-    step_ns_ = step_ns;
-    return std::nullopt;
+Result<void, TimeError> FixedTimestep::set_step_ns(int64_t step_ns) {
+    auto checked = check_step(step_ns);
+    if (checked) step_ns_ = step_ns;
+    return checked;
 }
 
 Fx FixedTimestep::step_seconds() const {
@@ -179,16 +185,16 @@ float FixedTimestep::alpha_f32() const {
 
 // ---- Periodic ----------------------------------------------------------------------------
 
-TimeResult<Periodic> Periodic::from_interval_ns(int64_t interval_ns) {
-    if (auto error = check_step(interval_ns)) return *error;
+Result<Periodic, TimeError> Periodic::from_interval_ns(int64_t interval_ns) {
+    if (auto checked = check_step(interval_ns); !checked) return checked.error();
     return Periodic(interval_ns);
 }
 
-TimeResult<Periodic> Periodic::from_interval_ms(int64_t interval_ms) {
+Result<Periodic, TimeError> Periodic::from_interval_ms(int64_t interval_ms) {
     return from_interval_ns(ns_from_ms(interval_ms));
 }
 
-TimeResult<Periodic> Periodic::from_hz(int32_t hz) {
+Result<Periodic, TimeError> Periodic::from_hz(int32_t hz) {
     if (!rate_in_range(hz)) return TimeError::rate_out_of_range;
     return from_interval_ns(step_ns_for_hz(hz));
 }
@@ -212,10 +218,10 @@ uint64_t Periodic::advance_ns(int64_t elapsed_ns) {
     return static_cast<uint64_t>(count);
 }
 
-std::optional<TimeError> Periodic::set_interval_ns(int64_t interval_ns) {
-    if (auto error = check_step(interval_ns)) return error;
-    interval_ns_ = interval_ns;
-    return std::nullopt;
+Result<void, TimeError> Periodic::set_interval_ns(int64_t interval_ns) {
+    auto checked = check_step(interval_ns);
+    if (checked) interval_ns_ = interval_ns;
+    return checked;
 }
 
 }  // namespace tandem

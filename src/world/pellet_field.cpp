@@ -13,8 +13,11 @@ void PelletField::build(const std::vector<Pellet>& pellets, const WorldConfig& c
     // The arena [0, A]^2 is the root: centre A/2, width A. A is a whole number of units
     // (validate() bounds it to [16, 4096]), so with A a power of two every cell edge is exact.
     const Fx half = Fx::from_raw(c.arena_size.raw() / 2);
-    // validate() bounds tree_max_depth to [1, 24], below AggregateTree::max_depth_limit.
-    tree_.rebuild_in(points_, half, half, c.arena_size, static_cast<uint8_t>(c.tree_max_depth));
+    // validate() bounds tree_max_depth to [1, 24], below AggregateTree::max_depth_limit, and
+    // pellet_count to max_pellet_count (2^17), far below AggregateTree::max_points: the
+    // rebuild cannot refuse, so its Result carries nothing to act on.
+    static_assert(max_pellet_count <= AggregateTree::max_points);
+    static_cast<void>(tree_.rebuild_in(points_, half, half, c.arena_size, static_cast<uint8_t>(c.tree_max_depth)));
 }
 
 namespace {

@@ -171,10 +171,10 @@ void BM_BuildFixed(benchmark::State& state) {
     const auto n = static_cast<uint32_t>(state.range(0));
     const auto points = crowd(n, 1);
     AggregateTree tree;
-    tree.rebuild(points, depth);  // warm: storage grown, so the loop times the build alone
+    if (!tree.rebuild(points, depth)) state.SkipWithError("rebuild refused");  // warm: storage grown
     const double start = cpu_now_ns();
     for (auto _ : state) {
-        tree.rebuild(points, depth);
+        benchmark::DoNotOptimize(tree.rebuild(points, depth).ok());
         benchmark::DoNotOptimize(tree.node_count());
     }
     const double per_point = elapsed_ns(start) / static_cast<double>(state.iterations()) / n;
@@ -202,7 +202,7 @@ void BM_BuildFloat(benchmark::State& state) {
 
 void BM_SummarizeFixed(benchmark::State& state) {
     const auto n = static_cast<uint32_t>(state.range(0));
-    const auto tree = AggregateTree::build(crowd(n, 1), depth);
+    const auto tree = AggregateTree::build(crowd(n, 1), depth).value();
     const auto eyes = crowd(viewers, 99);  // viewers inside the crowd: the expensive case
     const Fx theta = tandem::ratio(theta_num, theta_den);
     std::vector<Summary> out;

@@ -5,11 +5,13 @@
 #pragma once
 
 #include "tandem/core/fixed.hpp"
+#include "tandem/core/result.hpp"
 
 #include <array>
 #include <cstdint>
 #include <utility>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace tandem {
@@ -45,6 +47,15 @@ private:
     uint32_t start_ = 0;  // first member in the tree's order
 };
 
+// Why a build refused its points. The tree's indices and counts are uint32_t on every build
+// (wasm32 and x86-64 must agree on everything observable), so it holds at most
+// AggregateTree::max_points points; a refused build leaves the tree empty.
+enum class AggregateError : uint8_t {
+    too_many_points,
+};
+std::string_view error_name(AggregateError error);  // "too_many_points"
+std::string_view describe(AggregateError error);
+
 namespace detail {
 // The opening test: may a cell of width size_raw whose centroid lies (dx, dy) away (raw
 // units) be summarised at angle theta_raw? Exactly size < theta * distance, with no square
@@ -65,8 +76,12 @@ bool cell_is_far(int64_t size_raw, int64_t dx, int64_t dy, int32_t theta_raw);
 class AggregateTree {
 public:
     // Depths beyond this cannot separate anything: a cell is at most 2^33 raw units wide,
-    // so by depth 34 it is narrower than one LSB. It also bounds the walk's fixed stack.
+    // so by depth 34 it is narrower than one LSB. It also bounds the per-depth thresholds of
+    // an Opening.
     static constexpr uint8_t max_depth_limit = 48;
+    // The most points a build takes (indices are uint32_t; reaching it on a 64-bit host
+    // takes 48 GiB of points). More are refused with AggregateError::too_many_points.
+    static constexpr uint32_t max_points = 0xFFFFFFFEu;
 
     AggregateTree() = default;
 
@@ -76,18 +91,20 @@ public:
     // max_depth bounds the subdivision (coincident points would otherwise split forever);
     // a leaf at the limit holds several points and is always summarised as one group.
     // Values above max_depth_limit are treated as max_depth_limit.
-    static AggregateTree build(std::span<const WeightedPoint> points, uint8_t max_depth);
+    static Result<AggregateTree, AggregateError> build(std::span<const WeightedPoint> points, uint8_t max_depth);
 
     // Over a fixed root cell (centre, width; widths below 1.0 are raised to 1.0). Rebuilt
     // every tick over moving points, the partition then depends only on where things are,
     // so a summary changes when its members move and at no other time. Points outside the
     // cell still count: they fall into the quadrant they lie toward (correct, less balanced).
-    static AggregateTree build_in(std::span<const WeightedPoint> points, Fx center_x, Fx center_y, Fx size, uint8_t max_depth);
+    static Result<AggregateTree, AggregateError> build_in(std::span<const WeightedPoint> points, Fx center_x,
+                                                          Fx center_y, Fx size, uint8_t max_depth);
 
     // The same, reusing this tree's storage: a per-tick rebuild allocates nothing once the
-    // vectors have grown to the crowd's size.
-    void rebuild(std::span<const WeightedPoint> points, uint8_t max_depth);
-    void rebuild_in(std::span<const WeightedPoint> points, Fx center_x, Fx center_y, Fx size, uint8_t max_depth);
+    // vectors have grown to the crowd's size. A refusal leaves the tree empty.
+    Result<void, AggregateError> rebuild(std::span<const WeightedPoint> points, uint8_t max_depth);
+    Result<void, AggregateError> rebuild_in(std::span<const WeightedPoint> points, Fx center_x, Fx center_y, Fx size,
+                                            uint8_t max_depth);
 
     // Walks from (x, y) and emits the coarsest set of summaries that satisfies the opening
     // angle: a cell of width s whose centroid stands d away is summarised when s < theta * d,
@@ -95,8 +112,8 @@ public:
     // rounding). Leaves are always emitted. theta <= 0 accepts no inner cell, so every input
     // comes back exactly (only points that the depth limit could not separate come back as
     // their leaf), through this same code path: the off switch is not a second implementation.
-    // out is cleared first and reused; the walk's stack is a fixed array, so after out has
-    // grown once nothing allocates. Summaries come out in member order (ascending start).
+    // out is cleared first and reused; the walk keeps no stack (the nodes are in preorder with
+    // skip links), so after out has grown once nothing allocates. Summaries come out in member order (ascending start).
     // The same as visit() with a callback that appends to out.
     void summarize(Fx x, Fx y, Fx theta, std::vector<Summary>& out) const;
 
@@ -143,8 +160,10 @@ public:
 
     // The zero-allocation walk: calls on_summary(const Summary&) for exactly the summaries
     // summarize() would emit, in the same order (summarize is this with a push_back). The
-    // opening must come from opening() on this tree since its last rebuild (checked: a stale
-    // one throws std::invalid_argument rather than walking with the wrong thresholds).
+    // opening should come from opening() on this tree since its last rebuild; a stale one
+    // (another root width, or too few depths) is never walked with: the walk computes a fresh
+    // opening(opening.theta()) for itself instead, so the summaries are the same either way
+    // and only the cost of one opening is lost.
     template <class F>
     void visit(Fx x, Fx y, const Opening& opening, F&& on_summary) const;
     // The same, computing the opening for this walk alone: prefer the overload above when
@@ -189,11 +208,12 @@ private:
     };
     struct Sums;
 
-    void rebuild_cell(std::span<const WeightedPoint> points, int64_t center_x, int64_t center_y, int64_t size, uint8_t max_depth);
+    Result<void, AggregateError> rebuild_cell(std::span<const WeightedPoint> points, int64_t center_x, int64_t center_y,
+                                              int64_t size, uint8_t max_depth);
     Sums build_node(std::span<const WeightedPoint> points, uint32_t start, uint32_t len, int64_t cx, int64_t cy,
                     int64_t size, uint32_t depth, uint32_t max_depth, uint32_t& index_out);
 
-    void check_opening(const Opening& opening) const;  // throws if made for another tree
+    bool opening_fits(const Opening& opening) const;  // made for a tree of this root width and depth
 
     std::vector<Node> nodes_;
     int64_t root_size_ = 0;          // exact root width; can exceed the Fx range for a fitted root
@@ -208,7 +228,10 @@ private:
 template <class F>
 void AggregateTree::visit(Fx x, Fx y, const Opening& opening, F&& on_summary) const {
     if (nodes_.empty()) return;
-    check_opening(opening);
+    if (!opening_fits(opening)) {
+        visit(x, y, this->opening(opening.theta()), std::forward<F>(on_summary));
+        return;
+    }
     // Stackless preorder walk, the per-viewer hot path: an accepted node (a leaf, or a cell far
     // enough to summarise) is emitted and its subtree skipped; an opened node goes on to its
     // first child, the next node. The same nodes in the same order as a depth-first walk with

@@ -83,7 +83,7 @@ struct FrameStats {
 class TickLoop {
 public:
     // A loop whose step grid starts at anchor_ns (any monotonic or wall-clock origin).
-    static TimeResult<TickLoop> create(const TickLoopConfig& config, int64_t anchor_ns);
+    static Result<TickLoop, TimeError> create(const TickLoopConfig& config, int64_t anchor_ns);
 
     // Moves the loop up to wall-clock instant now_ns.
     TickAdvance advance(int64_t now_ns);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tandem/core/fixed.hpp"
+#include "tandem/core/result.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -80,43 +81,10 @@ enum class TimeError : uint8_t {
     budget_window_out_of_range,
 };
 
-// A sentence for a log or a thrown JS Error, naming the rule that was broken.
+// The snake_case code ("step_not_positive", ...) and a sentence naming the rule that was
+// broken. The factories and setters below return Result<T, TimeError> (core/result.hpp).
+std::string_view error_name(TimeError error);
 std::string_view describe(TimeError error);
-
-namespace detail {
-[[noreturn]] void value_of_refused_result(TimeError error);
-}
-
-// A value or the reason it was refused. Core code has no exceptions, so the factories
-// return this, and reading the value of a refusal is a caller bug: it aborts rather than
-// hand back a half-built object (check ok() first, or use value_or).
-template <class T>
-class [[nodiscard]] TimeResult {
-public:
-    TimeResult(T value) : value_(static_cast<T&&>(value)) {}  // NOLINT: implicit by design
-    TimeResult(TimeError error) : error_(error) {}             // NOLINT: implicit by design
-
-    bool ok() const { return value_.has_value(); }
-    explicit operator bool() const { return ok(); }
-
-    const T& value() const& {
-        if (!value_) detail::value_of_refused_result(error_);
-        return *value_;
-    }
-    T&& value() && {
-        if (!value_) detail::value_of_refused_result(error_);
-        return static_cast<T&&>(*value_);
-    }
-    T value_or(T fallback) const { return value_ ? *value_ : fallback; }
-
-    // Meaningful only when !ok().
-    TimeError error() const { return error_; }
-    std::string_view message() const { return ok() ? std::string_view{} : describe(error_); }
-
-private:
-    std::optional<T> value_;
-    TimeError error_ = TimeError::step_not_positive;
-};
 
 // ---- FixedTimestep -----------------------------------------------------------------------
 
@@ -188,17 +156,17 @@ private:
 // dropped_ns, because a world quietly behind wall time is worth being able to see.
 class FixedTimestep {
 public:
-    static TimeResult<FixedTimestep> create(const FixedTimestepConfig& config);
-    static TimeResult<FixedTimestep> from_step_ns(int64_t step_ns);
-    static TimeResult<FixedTimestep> from_step_ms(int64_t step_ms);
+    static Result<FixedTimestep, TimeError> create(const FixedTimestepConfig& config);
+    static Result<FixedTimestep, TimeError> from_step_ns(int64_t step_ns);
+    static Result<FixedTimestep, TimeError> from_step_ms(int64_t step_ms);
     // A step of 1/hz seconds to the nearest nanosecond (step_ns_for_hz); 1..1000 Hz.
-    static TimeResult<FixedTimestep> from_hz(int32_t hz);
+    static Result<FixedTimestep, TimeError> from_hz(int32_t hz);
 
     // Copies with a different cap. Lower catches up less and skips more after a stall;
     // higher catches up more and risks a visible hitch doing it.
-    TimeResult<FixedTimestep> with_max_frame_ns(int64_t max_frame_ns) const;
-    TimeResult<FixedTimestep> with_max_frame_ms(int64_t max_frame_ms) const;
-    TimeResult<FixedTimestep> with_max_steps(uint32_t max_steps) const;
+    Result<FixedTimestep, TimeError> with_max_frame_ns(int64_t max_frame_ns) const;
+    Result<FixedTimestep, TimeError> with_max_frame_ms(int64_t max_frame_ms) const;
+    Result<FixedTimestep, TimeError> with_max_steps(uint32_t max_steps) const;
 
     // Adds elapsed time and returns the steps it pays for. The time is spent here, not as
     // the steps are iterated, so it is spent whether or not the caller runs every step.
@@ -212,9 +180,9 @@ public:
     // not stall the simulation; if the carry already covers the new step, the next advance
     // (even of zero) pays it. The step is part of the rule, though: two peers integrating
     // at different steps diverge, so change it only to a rate both sides agree on.
-    // Returns the refusal, if any; on refusal nothing changes.
-    std::optional<TimeError> set_step_ns(int64_t step_ns);
-    std::optional<TimeError> set_step_ms(int64_t step_ms) { return set_step_ns(ns_from_ms(step_ms)); }
+    // On refusal nothing changes.
+    Result<void, TimeError> set_step_ns(int64_t step_ns);
+    Result<void, TimeError> set_step_ms(int64_t step_ms) { return set_step_ns(ns_from_ms(step_ms)); }
 
     int64_t step_ns() const { return step_ns_; }
     // The step in seconds as Q16.16, rounded to nearest, for integrators that take seconds.
@@ -270,10 +238,10 @@ private:
 // long frame is repaid on the following ones instead of resetting the phase.
 class Periodic {
 public:
-    static TimeResult<Periodic> from_interval_ns(int64_t interval_ns);
-    static TimeResult<Periodic> from_interval_ms(int64_t interval_ms);
+    static Result<Periodic, TimeError> from_interval_ns(int64_t interval_ns);
+    static Result<Periodic, TimeError> from_interval_ms(int64_t interval_ms);
     // An interval of 1/hz seconds, the same expression as FixedTimestep::from_hz.
-    static TimeResult<Periodic> from_hz(int32_t hz);
+    static Result<Periodic, TimeError> from_hz(int32_t hz);
 
     // Adds elapsed time and says whether the period elapsed, at most once.
     bool due_ns(int64_t elapsed_ns);
@@ -284,9 +252,9 @@ public:
     uint64_t advance_ms(int64_t elapsed_ms) { return advance_ns(ns_from_ms(elapsed_ms)); }
 
     // Changes the interval live, keeping what has accumulated (a send-rate slider must not
-    // stall the stream while someone drags it). Returns the refusal, if any.
-    std::optional<TimeError> set_interval_ns(int64_t interval_ns);
-    std::optional<TimeError> set_interval_ms(int64_t interval_ms) { return set_interval_ns(ns_from_ms(interval_ms)); }
+    // stall the stream while someone drags it). On refusal nothing changes.
+    Result<void, TimeError> set_interval_ns(int64_t interval_ns);
+    Result<void, TimeError> set_interval_ms(int64_t interval_ms) { return set_interval_ns(ns_from_ms(interval_ms)); }
 
     int64_t interval_ns() const { return interval_ns_; }
     // Time carried toward the next occurrence; may exceed one interval after due().
