@@ -128,8 +128,9 @@ void copy_bytes(const val& bytes, std::vector<uint8_t>& out) {
     val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", bytes);
 }
 
-// Objects {player, kind, target: {x, y}} as records appended to `out`. tandem.mjs has checked
-// every field's type and range and that kind is one of kind_names; a leave may omit target.
+// Objects {player, kind, target: {x, y}} as records appended to `out`. They are tandem.mjs's
+// own plain copies, every field checked (kind one of kind_names), so reading them runs no
+// caller code: a JS exception thrown through these C++ frames would skip their destructors.
 void append_objects(const val& inputs, std::vector<uint8_t>& out) {
     const uint32_t n = inputs["length"].as<uint32_t>();
     for (uint32_t i = 0; i < n; ++i) {
@@ -141,7 +142,7 @@ void append_objects(const val& inputs, std::vector<uint8_t>& out) {
             if (kind == kind_names[k]) input.kind = static_cast<w::InputKind>(k);
         }
         const val target = o["target"];
-        if (!target.isUndefined()) input.target = tandem::Vec2{fx(target["x"].as<int32_t>()), fx(target["y"].as<int32_t>())};
+        input.target = tandem::Vec2{fx(target["x"].as<int32_t>()), fx(target["y"].as<int32_t>())};
         w::append_input(out, input);
     }
 }

@@ -416,7 +416,8 @@ export interface WorldConstructor {
   new (config?: Partial<WorldConfig>): World;
   /**
    * Decodes a snapshot written by {@link World.snapshot} of any build (native or wasm) with
-   * the same fingerprint. The bytes are only read.
+   * the same fingerprint. The bytes are only read; more than 16 MiB (far above any snapshot)
+   * is refused with a RangeError before they are copied.
    * @throws SnapshotError whose `.code` says why the bytes were refused; TypeError when
    *   `bytes` is not a Uint8Array, another ArrayBuffer view or an ArrayBuffer
    */
@@ -445,7 +446,9 @@ export interface World extends Deletable {
    * received from the wire). Objects are written into records by the C++ encoder; every
    * record is read back by the C++ decoder before the world is touched, so a malformed input
    * throws and leaves the world as it was: a TypeError or RangeError naming the field
-   * (`inputs[2].target.x`) for an object, an InputError naming the record for bytes.
+   * (`inputs[2].target.x`) for an object, an InputError naming the record for bytes. At most
+   * 65,536 inputs per call (RangeError beyond). Each object is read once, before the C++ is
+   * entered.
    * @returns this world
    */
   step(inputs?: readonly Input[] | Uint8Array): this;

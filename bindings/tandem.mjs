@@ -219,12 +219,68 @@ function makeTime(m) {
 
 // ---- World ---------------------------------------------------------------------------------
 
+// ---- Bytes from a caller: read through the engine's own accessors --------------------------
+
+// A subclass of Uint8Array can override length, byteLength and friends, and an object can
+// pretend to be one through its prototype. The C++ must never see either: it would size its
+// copy from a lie (and run out of memory, which aborts the instance). So bytes are recognised
+// and measured with %TypedArray%.prototype's own getters and handed over as a fresh plain view.
+const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
+const getter = (proto, key) => Object.getOwnPropertyDescriptor(proto, key).get;
+const typedTag = getter(typedArrayProto, Symbol.toStringTag);  // undefined for a non-typed array
+const typedBuffer = getter(typedArrayProto, 'buffer');
+const typedOffset = getter(typedArrayProto, 'byteOffset');
+const typedLength = getter(typedArrayProto, 'byteLength');
+const dataViewBuffer = getter(DataView.prototype, 'buffer');
+const dataViewOffset = getter(DataView.prototype, 'byteOffset');
+const dataViewLength = getter(DataView.prototype, 'byteLength');
+const arrayBufferLength = getter(ArrayBuffer.prototype, 'byteLength');
+
+// A plain Uint8Array over the caller's bytes, at most `limit` of them. views: also accept any
+// other typed array, a DataView or an ArrayBuffer (their bytes, not their elements).
+function plainBytes(where, value, limit, { views = false } = {}) {
+  let buffer;
+  let offset = 0;
+  let length;
+  const tag = typedTag.call(value);
+  if (tag === 'Uint8Array' || (views && tag !== undefined)) {
+    [buffer, offset, length] = [typedBuffer.call(value), typedOffset.call(value), typedLength.call(value)];
+  } else if (views && ArrayBuffer.isView(value)) {
+    [buffer, offset, length] = [dataViewBuffer.call(value), dataViewOffset.call(value), dataViewLength.call(value)];
+  } else if (views && isArrayBuffer(value)) {
+    [buffer, length] = [value, arrayBufferLength.call(value)];
+  } else {
+    throw new TypeError(`${where}: bytes must be a Uint8Array${views ? ', another ArrayBuffer view or an ArrayBuffer' : ''}, got ${show(value)}`);
+  }
+  if (length > limit.bytes) throw new RangeError(`${where}: ${length} bytes is ${limit.what}`);
+  return new Uint8Array(buffer, offset, length);
+}
+
+function isArrayBuffer(value) {
+  try {
+    arrayBufferLength.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---- Inputs --------------------------------------------------------------------------------
+
 // Inputs enter the world as the world's canonical bytes: 13 bytes per input, little-endian,
 //   u32 player | u8 kind (0 join, 1 leave, 2 steer) | i32 target.x raw | i32 target.y raw
 // the same records the wire and replays carry. A caller passes those bytes (a Uint8Array) or
 // plain objects, which the C++ writes into records with the world's own encoder; either way
 // the C++ reads every record back with the world's decoder before the world sees it.
 const INPUT_BYTES = 13;
+// The most inputs one call takes: far above any tick's (a room's players times its per-tick
+// steer allowance), and small enough that their copy in the instance's memory (832 KiB)
+// can never exhaust it.
+const MAX_INPUTS = 65536;
+const INPUT_LIMIT = { bytes: MAX_INPUTS * INPUT_BYTES, what: `more than ${MAX_INPUTS} inputs (at most ${MAX_INPUTS} inputs of ${INPUT_BYTES} bytes per call)` };
+// Far above the largest snapshot a valid world writes (about 3.2 MiB at 131,072 pellets and 64
+// wells), so that a caller's bytes can never exhaust the instance's memory.
+const SNAPSHOT_LIMIT = { bytes: 1 << 24, what: `larger than any snapshot (at most ${1 << 24} bytes)` };
 
 // The decoder's typed reason for refusing an input record, and which record it was.
 export class InputError extends Error {
@@ -236,30 +292,36 @@ export class InputError extends Error {
   }
 }
 
-// Checks every field of every input object before any reaches the C++, so a bad one leaves
-// the world untouched and the message names the field. `kinds` are the C++'s kind names.
+// Checks every field of every input object and returns fresh plain copies, each field read
+// once: a bad input leaves the world untouched with a message naming the field, and no getter
+// or proxy of the caller's runs once the C++ has been entered. `kinds`: the C++'s kind names.
 function checkInputObjects(where, inputs, kinds) {
   if (!Array.isArray(inputs)) throw new TypeError(`${where}: inputs must be an array or a Uint8Array, got ${show(inputs)}`);
+  const count = inputs.length;
+  if (count > MAX_INPUTS) throw new RangeError(`${where}: ${count} inputs is more than ${MAX_INPUTS} (at most ${MAX_INPUTS} per call)`);
   const accepted = kinds.map((k) => `'${k}'`).join(', ');
-  for (let i = 0; i < inputs.length; ++i) {
+  const out = new Array(count);
+  for (let i = 0; i < count; ++i) {
     const at = `${where}: inputs[${i}]`;
     const input = inputs[i];
     if (input === null || typeof input !== 'object' || Array.isArray(input)) {
       throw new TypeError(`${at} must be an object {player, kind, target}, got ${show(input)}`);
     }
-    integer(`${at}.player`, input.player, 0, UINT32_MAX);
-    if (typeof input.kind !== 'string') throw new TypeError(`${at}.kind must be a string (${accepted}), got ${show(input.kind)}`);
-    if (!kinds.includes(input.kind)) throw new RangeError(`${at}.kind must be one of ${accepted}, got ${show(input.kind)}`);
-    if (input.kind !== 'leave' || input.target !== undefined) {
-      const target = input.target;
-      if (target === null || typeof target !== 'object') {
-        throw new TypeError(`${at}.target must be an object {x, y} of raw Q16.16 integers, got ${show(target)}`);
-      }
-      raw(`${at}.target.x`, target.x);
-      raw(`${at}.target.y`, target.y);
+    const player = integer(`${at}.player`, input.player, 0, UINT32_MAX);
+    const kind = input.kind;
+    if (typeof kind !== 'string') throw new TypeError(`${at}.kind must be a string (${accepted}), got ${show(kind)}`);
+    if (!kinds.includes(kind)) throw new RangeError(`${at}.kind must be one of ${accepted}, got ${show(kind)}`);
+    const target = input.target;
+    if (kind === 'leave' && target === undefined) {
+      out[i] = { player, kind, target: { x: 0, y: 0 } };
+      continue;
     }
+    if (target === null || typeof target !== 'object') {
+      throw new TypeError(`${at}.target must be an object {x, y} of raw Q16.16 integers, got ${show(target)}`);
+    }
+    out[i] = { player, kind, target: { x: raw(`${at}.target.x`, target.x), y: raw(`${at}.target.y`, target.y) } };
   }
-  return inputs;
+  return out;
 }
 
 function makeInputs(m) {
@@ -268,26 +330,19 @@ function makeInputs(m) {
     INPUT_BYTES,
     inputKinds: kinds,
     checkObjects: (where, inputs) => checkInputObjects(where, inputs, kinds),
+    checkBytes: (where, bytes) => plainBytes(where, bytes, INPUT_LIMIT),
+    isBytes: (value) => typedTag.call(value) === 'Uint8Array',
     /** Input objects as the canonical bytes (a fresh Uint8Array of 13 bytes per input). */
     encodeInputs(inputs) {
       return m.inputs_encode(checkInputObjects('encodeInputs', inputs, kinds));
     },
     /** Canonical bytes as input objects; an InputError names the first record refused. */
     decodeInputs(bytes) {
-      if (!(bytes instanceof Uint8Array)) throw new TypeError(`decodeInputs: bytes must be a Uint8Array, got ${show(bytes)}`);
-      const result = m.inputs_decode(bytes);
+      const result = m.inputs_decode(plainBytes('decodeInputs', bytes, INPUT_LIMIT));
       if (!Array.isArray(result)) throw new InputError('decodeInputs', result);
       return result;
     },
   };
-}
-
-// A snapshot's bytes: Uint8Array, any other ArrayBuffer view, or an ArrayBuffer.
-function snapshotBytes(where, bytes) {
-  if (bytes instanceof Uint8Array) return bytes;
-  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
-  throw new TypeError(`${where}: bytes must be a Uint8Array or ArrayBuffer, got ${show(bytes)}`);
 }
 
 // The decoder's typed reason, as an Error a caller can switch on.
@@ -333,7 +388,8 @@ function makeConfig(m) {
     }
     const out = {};
     for (const { name, type } of knobs) {
-      if (config[name] !== undefined) out[name] = check[type](`${where}.${name}`, config[name]);
+      const value = config[name];   // read once: the checked value is the one passed on
+      if (value !== undefined) out[name] = check[type](`${where}.${name}`, value);
     }
     return out;
   }
@@ -387,7 +443,7 @@ function makeWorld(m, inputs, knobs) {
     }
 
     static fromSnapshot(bytes) {
-      const result = m.world_from_snapshot(snapshotBytes('World.fromSnapshot', bytes));
+      const result = m.world_from_snapshot(plainBytes('World.fromSnapshot', bytes, SNAPSHOT_LIMIT, { views: true }));
       if (typeof result === 'string') throw new SnapshotError(result);
       return adoptWorld(result, true);
     }
@@ -408,7 +464,7 @@ function makeWorld(m, inputs, knobs) {
     /** inputs: an array of input objects, or a Uint8Array of canonical 13-byte records. */
     step(tickInputs = NO_INPUTS) {
       const handle = this.#live();
-      const refusal = tickInputs instanceof Uint8Array ? handle.stepBytes(tickInputs)
+      const refusal = inputs.isBytes(tickInputs) ? handle.stepBytes(inputs.checkBytes('World.step', tickInputs))
         : handle.stepObjects(inputs.checkObjects('World.step', tickInputs));
       if (refusal !== null) throw new InputError('World.step', refusal);
       return this;
