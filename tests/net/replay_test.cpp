@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "net/recording.hpp"
+#include "tandem/net/room.hpp"
 
 using namespace tandem;
 using namespace tandem::net;
@@ -240,6 +241,45 @@ TEST_CASE("each kind of bad file is refused with its typed error") {
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().error == ReplayError::truncated);
     CHECK(r.error().text == "a record claims 4294967295 bytes and 0 remain, in record 0 at byte 16");
+}
+
+TEST_CASE("a room's own recording reads and checks clean, and a flipped digest in it is named") {
+    RoomConfig config;
+    config.world = small_chaos().config;
+    config.max_players = config.world.max_players;
+    Room room = Room::create(config).value();
+    int64_t now = 0;
+    const uint32_t a = room.connect(now);
+    const uint32_t b = room.connect(now);
+    room.receive(a, encoded(Hello{protocol_version, world::fingerprint_hash(), Role::play}), now);
+    room.tick(now += 16'000'000);
+    room.start_recording();
+    room.receive(b, encoded(Hello{protocol_version, world::fingerprint_hash(), Role::play}), now);
+    for (uint32_t t = 1; t <= 30; ++t) {
+        room.receive(a, encoded(InputMsg{t, {Fx::from_int(static_cast<int32_t>(10 * t)), Fx::from_int(500)}}), now);
+        if (t % 3 == 0) room.receive(b, encoded(InputMsg{t, {Fx::from_int(900), Fx::from_int(static_cast<int32_t>(20 * t))}}), now);
+        if (t == 20) room.disconnect(b, now);
+        room.tick(now += 16'000'000);
+    }
+    Bytes file;
+    room.take_recording(file);
+    const Replay replay = read_ok(file);
+    const ReplayCheck check = check_replay(replay);
+    CHECK_FALSE(check.divergence);
+    CHECK(check.frames_checked == 30);
+    const auto end = replay_world_at(replay, check.last_tick);
+    REQUIRE(end.ok());
+    CHECK(*end == room.world());
+
+    // The digest of the 10th frame (record 2 + 2 * 9), 4 + 1 + 8 bytes into its record.
+    uint64_t at = replay_header_bytes;
+    for (int record = 0; record < 2 + 2 * 9; ++record) {
+        at += 4 + (file[at] | file[at + 1] << 8 | file[at + 2] << 16 | uint64_t{file[at + 3]} << 24);
+    }
+    file[at + 4 + 1 + 8] ^= 0x80;
+    const ReplayCheck damaged = check_replay(read_ok(file));
+    REQUIRE(damaged.divergence);
+    CHECK(damaged.divergence->tick == check.first_tick + 10);
 }
 
 TEST_CASE("each ReplayError has a distinct name and a sentence") {
