@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "tandem/net/link_arith.hpp"
 #include "tandem/net/replay.hpp"
 
 namespace tandem::net {
@@ -470,7 +471,7 @@ void Room::tick(int64_t now_ns) {
     const int64_t bucket = int64_t{input_burst} * config_.world.tick_hz;
     for (Client& c : clients_) {
         if (c.stage == Client::Stage::closed) continue;
-        if (now_ns - c.last_heard_ns >= config_.idle_timeout_ns) {
+        if (sat_sub(now_ns, c.last_heard_ns) >= config_.idle_timeout_ns) {  // times are the caller's: no overflow
             refuse(c, ErrorCode::idle,
                    "nothing received for " + std::to_string(config_.idle_timeout_ns / 1'000'000'000) + " s",
                    CloseReason::idle);

@@ -685,6 +685,14 @@ TEST_CASE("a silent connection is closed at the idle timeout, a player's seat wi
     CHECK(left);
 }
 
+TEST_CASE("times at the ends of the int64 range are compared without overflow") {
+    Harness h;
+    const uint32_t id = h.room.connect(INT64_MIN);
+    h.room.tick(INT64_MAX);  // as far apart as two times can be: past any idle timeout
+    h.pump();
+    CHECK(h.closed.at(id) == CloseReason::idle);
+}
+
 TEST_CASE("shut_down sends shutting_down and a close to everyone, and refuses later hellos") {
     Harness h;
     const uint32_t p = h.join(0), w = h.join(1);
