@@ -204,7 +204,12 @@ void ClientSession::on_baseline(const Baseline& baseline, std::span<const uint8_
     wells_prev_.clear();
     events_valid_ = false;
     last_step_at_ = now;
-    if (resume_open_ && figures_.last_resume.path == ResumePath::resync) figures_.last_resume.bytes = bytes.size();
+    if (resume_open_) {
+        // A catch-up the room answered with a baseline (what was missed had left its ring)
+        // ends as a resync: the baseline's bytes, verified again at the next tick.
+        figures_.last_resume.path = ResumePath::resync;
+        figures_.last_resume.bytes = bytes.size();
+    }
     // Tell the room at once which tick is held: its flow control counts from here.
     if (welcomed_ && connected_) send_ack(now);
 }

@@ -257,6 +257,22 @@ TEST_CASE("after a suspend the ticks the room ran while away are weighed: both s
     }
 }
 
+TEST_CASE("a catch-up the room answers with a baseline is reported as a resync with its bytes", "[client_session]") {
+    Connected c;
+    c.feed_frames(static_cast<uint32_t>(gap_threshold_ticks) + 1);
+    c.session.advance(c.now, 1 * ms);
+    REQUIRE(c.session.figures().last_resume.path == ResumePath::caught_up);
+    const Bytes baseline = c.server.baseline();
+    c.session.receive(baseline, c.now + 10 * ms);
+    c.session.receive(c.server.frame(), c.now + 10 * ms);
+    c.session.advance(c.now + 20 * ms, 16 * ms);
+    const auto f = c.session.figures();
+    CHECK(f.last_resume.path == ResumePath::resync);
+    CHECK(f.last_resume.bytes == baseline.size());
+    CHECK(f.last_resume.until_verified_ns == 20 * ms);
+    CHECK(*c.session.confirmed_world() == c.server.world);
+}
+
 TEST_CASE("max_queued_frames are held unapplied; one more drops the world", "[client_session]") {
     Connected c;
     const uint64_t base = c.server.world.tick;

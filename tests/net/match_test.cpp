@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 using namespace tandem;
@@ -312,14 +313,15 @@ void print_figures(const MatchResult& r) {
         const SessionFigures& f = r.figures[i];
         std::printf("%-13s verified %llu (tick %llu) server %llu lag %llu mismatches %llu catch_ups %llu resyncs %llu baselines %llu "
                     "in %llu B out %llu B rtt %.1f ms jitter %.1f ms | last resume: away %.1f s path %s behind %llu ticks %llu bytes %llu "
-                    "verified again after %.1f ms%s%s\n",
+                    "verified again after %s%s%s\n",
                     peer_names[i], (unsigned long long)f.verified_ticks, (unsigned long long)f.verified_tick,
                     (unsigned long long)f.server_tick, (unsigned long long)f.lag_ticks, (unsigned long long)f.mismatches,
                     (unsigned long long)f.catch_ups, (unsigned long long)f.resyncs, (unsigned long long)f.baselines,
                     (unsigned long long)f.bytes_in, (unsigned long long)f.bytes_out, f.rtt_ns / 1e6, f.jitter_ns / 1e6,
                     f.last_resume.away_ns / 1e9, std::string(resume_path_name(f.last_resume.path)).c_str(),
                     (unsigned long long)f.last_resume.behind_ticks, (unsigned long long)f.last_resume.ticks,
-                    (unsigned long long)f.last_resume.bytes, f.last_resume.until_verified_ns / 1e6,
+                    (unsigned long long)f.last_resume.bytes,
+                    f.last_resume.until_verified_ns < 0 ? "-" : (std::to_string(f.last_resume.until_verified_ns / ms) + " ms").c_str(),
                     f.refused ? " refused: " : "", f.refused ? std::string(error_name(*f.refused)).c_str() : "");
     }
 }
