@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { cliPath, installedProject, nativeBuildDir, repoRoot } from './support.mjs';
+import { cliPath, installedProject, repoRoot } from './support.mjs';
 
 const READMES = ['README.md', 'bindings/README.md'];
 
@@ -96,12 +96,6 @@ let work;
 before(() => {
   project = installedProject('tandem-readme-');
   work = mkdtempSync(join(tmpdir(), 'tandem-readme-cli-'));
-  // The sh examples name two files a user would already have: a world file the determinism
-  // check's shrinker wrote, and a replay a server recorded with --record. The test makes the
-  // same kinds of file: a world file in the documented line format, and the replay a room
-  // records of a scenario's match (the test tool the replay tests use).
-  writeFileSync(join(work, 'repro.world'), '# written by the shrinker\nscenario random:42:pellets=16\nticks 120\n');
-  execFileSync(join(nativeBuildDir, 'tests/tandem_test_make_replay'), ['chaos', '300', join(work, 'match.replay')]);
 });
 after(() => {
   rmSync(project, { recursive: true, force: true });
