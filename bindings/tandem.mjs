@@ -637,7 +637,7 @@ export default async function createTandem(options = {}) {
   const world = makeWorld(m, inputs, knobs);
   const { World } = world;
   const { Scenario, scenarios, runScenario } = makeScenarios(m, world);
-  const net = makeNet(m, { World, knobs, show, number, integer, own, release });
+  const net = makeNet(m, { World, knobs, show, number, integer, own, release, plainBytes });
   return Object.freeze({
     version: m.version(),
     fingerprint: m.fingerprint(),
