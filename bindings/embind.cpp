@@ -20,6 +20,7 @@
 #include "tandem/core/timestep.hpp"
 #include "tandem/world/scenario.hpp"
 #include "tandem/world/world.hpp"
+#include "js_bytes.hpp"
 #include "js_config.hpp"
 
 using emscripten::val;
@@ -105,6 +106,8 @@ double periodic_remaining_ns(const Periodic& p) { return ns_number(p.remaining_n
 void periodic_reset(Periodic& p) { p.reset(); }
 
 namespace w = tandem::world;
+using tandem::bindings::copy_in;
+using tandem::bindings::copy_out;
 
 // ---- Inputs: the world's canonical 13-byte records are the only form an input takes into
 // the world. Objects from JS are written into records by append_input and every record is read
@@ -119,13 +122,6 @@ val input_kind_names() {
     val out = val::array();
     for (std::string_view name : kind_names) out.call<void>("push", std::string(name));
     return out;
-}
-
-// A JS Uint8Array copied into `out`, whose capacity is reused from call to call.
-void copy_bytes(const val& bytes, std::vector<uint8_t>& out) {
-    out.resize(bytes["length"].as<uint32_t>());
-    // After the resize: growing the heap detaches views made before it.
-    val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", bytes);
 }
 
 // Objects {player, kind, target: {x, y}} as records appended to `out`. They are tandem.mjs's
@@ -167,22 +163,17 @@ val read_records(std::span<const uint8_t> bytes, std::vector<w::Input>& out) {
     return val::null();
 }
 
-val bytes_to_js(std::span<const uint8_t> bytes) {
-    // new Uint8Array(view) copies, so the JS array outlives the C++ bytes.
-    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
-}
-
 // tandem.encodeInputs: objects to the canonical bytes.
 val inputs_encode(const val& inputs) {
     std::vector<uint8_t> bytes;
     append_objects(inputs, bytes);
-    return bytes_to_js(bytes);
+    return copy_out(bytes);
 }
 
 // tandem.decodeInputs: canonical bytes to objects, or the refusal of read_records.
 val inputs_decode(const val& js_bytes) {
     std::vector<uint8_t> bytes;
-    copy_bytes(js_bytes, bytes);
+    copy_in(js_bytes, bytes);
     std::vector<w::Input> inputs;
     if (val refusal = read_records(bytes, inputs); !refusal.isNull()) return refusal;
     val out = val::array();
@@ -264,7 +255,7 @@ val step_records(WorldBox& b) {
 }
 // World.step(Uint8Array): the caller's canonical records.
 val world_step_bytes(WorldBox& b, const val& bytes) {
-    copy_bytes(bytes, b.input_bytes);
+    copy_in(bytes, b.input_bytes);
     return step_records(b);
 }
 // World.step(objects): each object through append_input, then the same path as bytes.
@@ -286,11 +277,11 @@ val world_section_digests(const WorldBox& b) {
     return out;
 }
 
-val world_snapshot(const WorldBox& b) { return bytes_to_js(w::encode(b.world)); }
+val world_snapshot(const WorldBox& b) { return copy_out(w::encode(b.world)); }
 // A world, or the decoder's typed reason as its stable name ("truncated", "bad_magic", ...).
 val world_from_snapshot(const val& bytes) {
     std::vector<uint8_t> data;
-    copy_bytes(bytes, data);
+    copy_in(bytes, data);
     auto r = w::decode(std::span<const uint8_t>(data));
     if (!r) return val(std::string(r.code()));
     return val(box(std::move(r).value()));

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "js_bytes.hpp"
 #include "js_config.hpp"
 #include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
@@ -38,16 +39,8 @@ int64_t ns_from_ms(double ms) { return tandem::elapsed_ns_from_ms_f64(ms); }
 double number(uint64_t v) { return static_cast<double>(v); }
 double ms_from_ns(int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
-// A JS Uint8Array copied into `out` (net.mjs has checked it is one and its size).
-void copy_in(const val& bytes, std::vector<uint8_t>& out) {
-    out.resize(bytes["length"].as<uint32_t>());
-    // After the resize: growing the heap detaches views made before it.
-    val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", bytes);
-}
-// A fresh Uint8Array holding a copy of the bytes.
-val copy_out(std::span<const uint8_t> bytes) {
-    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
-}
+using tandem::bindings::copy_in;
+using tandem::bindings::copy_out;
 
 val sections_js(const w::SectionDigests& d) {
     val out = val::object();

@@ -30,18 +30,12 @@ const LIMITS = {
   replay: { bytes: 1 << 28, what: 'larger than any replay this module reads (at most 256 MiB)' },
 };
 
-export function makeNet(m, { World, knobs, show, number, integer, own, release }) {
+export function makeNet(m, { World, knobs, show, number, integer, own, release, plainBytes }) {
   if (typeof m.room_create !== 'function') return {};
 
-  function bytesOf(where, value, limit) {
-    let bytes;
-    if (value instanceof Uint8Array) bytes = value;
-    else if (ArrayBuffer.isView(value)) bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-    else if (value instanceof ArrayBuffer) bytes = new Uint8Array(value);
-    else throw new TypeError(`${where}: bytes must be a Uint8Array, another ArrayBuffer view or an ArrayBuffer, got ${show(value)}`);
-    if (bytes.byteLength > limit.bytes) throw new RangeError(`${where}: ${bytes.byteLength} bytes is ${limit.what}`);
-    return bytes;
-  }
+  // tandem.mjs's reader of a caller's bytes: measured with the engine's own accessors, handed
+  // over as a fresh plain view, refused past the limit.
+  const bytesOf = (where, value, limit) => plainBytes(where, value, limit, { views: true });
 
   // A performance.now()-style time: a finite number of milliseconds, not negative.
   function ms(where, value) {

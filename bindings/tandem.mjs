@@ -1,25 +1,68 @@
-// tandem.mjs: the package's entry point, the same file for Node and the browser. It loads the
+// tandem.mjs: the package's entry point for browsers and bundlers (the "default" condition of
+// its exports; Node gets tandem.node.mjs, which adds reading the .wasm from disk). It loads the
 // Emscripten module and wraps the thin Embind layer in an idiomatic surface: argument checks
 // that throw TypeError/RangeError naming the field, errors with stable .code values, plain
-// objects out. It never decides anything the simulation depends on; the C++ does.
+// objects out. It never decides anything the simulation depends on; the C++ does. Nothing
+// here may name a Node module: a bundler building for the browser follows every import.
 
 import createTandemWasm from './tandem-wasm.mjs';
 import { makeNet, ReplayError } from './net.mjs';
 
-const WASM_FILE = 'tandem-wasm.wasm';
+// Where the .wasm is. The literal `new URL('./file', import.meta.url)` is the pattern bundlers
+// recognise (Vite, webpack, Parcel): they emit the file as an asset and rewrite the URL to it,
+// hash and base path included. esbuild leaves it as it is, so the URL resolves beside the
+// bundle, where its user copies the file (README.md). It must stay literal: a URL computed
+// from a variable is invisible to a bundler, whose emitted asset is then never the one fetched.
+function wasmUrlOf(where, wasmUrl) {
+  if (wasmUrl === undefined) return new URL('./tandem-wasm.wasm', import.meta.url);
+  if (typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL)) {
+    throw new TypeError(`${where}: options.wasmUrl must be a string or URL, got ${show(wasmUrl)}`);
+  }
+  return new URL(wasmUrl, import.meta.url);
+}
+
+// The largest .wasm accepted as options.wasmBinary: far above this module's (under 1 MiB).
+const WASM_LIMIT = { bytes: 1 << 26, what: 'larger than any tandem module (at most 64 MiB)' };
 
 // Emscripten's own Node branch does not work from an ES module (no __dirname, and Node's
-// fetch refuses file: URLs), so the module is built for the web only. When this file was
-// itself loaded from a file: URL (Node, or any runtime importing from disk) the bytes are
-// read here and handed over; over http(s) the module fetches and streams them itself.
-async function wasmOptions(options) {
-  if (options.wasmBinary) return { wasmBinary: options.wasmBinary };
-  const url = new URL(options.wasmUrl ?? WASM_FILE, import.meta.url);
+// fetch refuses file: URLs), so the module is built for the web only: over http(s) it fetches
+// and compiles the .wasm streaming. Given the bytes (tandem.node.mjs reads them in Node), it
+// compiles those. A file: URL is fetched here where the runtime can (Deno, Bun); Node cannot,
+// and is told where its entry is.
+async function wasmOptions(where, { wasmBinary, wasmUrl }) {
+  if (wasmBinary !== undefined) return { wasmBinary: plainBytes(`${where}: options.wasmBinary`, wasmBinary, WASM_LIMIT, { views: true }) };
+  const url = wasmUrlOf(where, wasmUrl);
   if (url.protocol === 'file:') {
-    const { readFile } = await import(/* webpackIgnore: true */ 'node:fs/promises');
-    return { wasmBinary: await readFile(url) };
+    let bytes;
+    try {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`status ${response.status}`);
+      bytes = await response.arrayBuffer();
+    } catch (error) {
+      throw new Error(`${where}: cannot fetch ${url.href} (${error.message}); in Node import the package as 'tandem' `
+        + '(its "node" entry, tandem.node.mjs, reads the file) or pass options.wasmBinary', { cause: error });
+    }
+    return { wasmBinary: bytes };
   }
   return { locateFile: (path) => (path.endsWith('.wasm') ? url.href : new URL(path, import.meta.url).href) };
+}
+
+// Instantiates the Emscripten module; a .wasm that does not load rejects with an Error saying
+// so (Emscripten's own report, which it prints, is added to the message).
+async function instantiate(where, options) {
+  const printed = [];
+  let loading = true;
+  try {
+    return await createTandemWasm({
+      ...await wasmOptions(where, options),
+      printErr: (text) => (loading ? printed.push(text) : console.warn(text)),
+    });
+  } catch (error) {
+    const reason = [...printed, String(error?.message ?? error)].join('; ');
+    throw new Error(`${where}: the WebAssembly module did not load: ${reason}`, { cause: error });
+  } finally {
+    loading = false;
+  }
 }
 
 // ---- Argument checks: every message names the call and the field -------------------------
@@ -630,14 +673,14 @@ function makeScenarios(m, { World, adoptWorld, detachWorld, handleOf }) {
  */
 export default async function createTandem(options = {}) {
   if (options === null || typeof options !== 'object') throw new TypeError(`createTandem: options must be an object, got ${show(options)}`);
-  const m = await createTandemWasm(await wasmOptions(options));
+  const m = await instantiate('createTandem', options);
   const { FixedTimestep, Periodic } = makeTime(m);
   const inputs = makeInputs(m);
   const knobs = makeConfig(m);
   const world = makeWorld(m, inputs, knobs);
   const { World } = world;
   const { Scenario, scenarios, runScenario } = makeScenarios(m, world);
-  const net = makeNet(m, { World, knobs, show, number, integer, own, release });
+  const net = makeNet(m, { World, knobs, show, number, integer, own, release, plainBytes });
   return Object.freeze({
     version: m.version(),
     fingerprint: m.fingerprint(),

@@ -14,7 +14,7 @@ const send = (message) => process.stdout.write(JSON.stringify(message) + '\n');
 
 let run;
 try {
-  const { default: createTandem } = await import(pathToFileURL(join(packageDir, 'tandem.mjs')).href);
+  const { default: createTandem } = await import(pathToFileURL(join(packageDir, 'tandem.node.mjs')).href);
   const tandem = await createTandem();
   const twin = twinPath ? await loadTwin(await readFile(twinPath)) : null;
   run = makeRunner({ tandem, twin, engine: `node ${process.version}` });

@@ -26,7 +26,7 @@ if (!world.scenario || !Number.isInteger(world.ticks)) {
   process.stderr.write(`run-world: ${file}: needs 'scenario NAME' and 'ticks N' lines\n`);
   process.exit(1);
 }
-const { default: createTandem } = await import(pathToFileURL(join(packageDir, 'tandem.mjs')).href);
+const { default: createTandem } = await import(pathToFileURL(join(packageDir, 'tandem.node.mjs')).href);
 const tandem = await createTandem();
 const stream = tandem.runScenario(world.scenario, world.ticks, world.every);
 for (const p of stream) process.stdout.write(`${p.tick} ${p.digest}\n`);

@@ -20,6 +20,9 @@ class LyingBytes extends Uint8Array {
   get length() { return 2 ** 31; }
   get byteLength() { return 2 ** 31; }
 }
+class LyingLength extends Uint8Array {
+  get length() { return 2 ** 31; }
+}
 function detached() {
   const bytes = new Uint8Array(26);
   structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
@@ -33,7 +36,7 @@ const HOSTILE = () => [
   '', '7', 'orbits\0', 'x'.repeat(1 << 16), Symbol('s'), 10n, -1n, 2n ** 64n, {}, [], [1, 2, 3], () => 0,
   new Proxy({}, { get: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap }),
   Object.defineProperty({}, 'x', { get: trap, enumerable: true }),
-  Object.create(Uint8Array.prototype), new LyingBytes(13), detached(), new Uint8Array(13 * 70000),
+  Object.create(Uint8Array.prototype), new LyingBytes(13), new LyingLength(13), detached(), new Uint8Array(13 * 70000),
   new Int32Array(4), new DataView(new ArrayBuffer(8)), new ArrayBuffer(3), new Float64Array([NaN]),
 ];
 
@@ -47,7 +50,7 @@ function call(what, fn) {
     if (error instanceof Trap) return;
     assert.ok(!(error instanceof WebAssembly.RuntimeError), `${what}: the instance trapped: ${error.message}`);
     assert.ok(error instanceof Error, `${what}: threw a non-Error ${String(error)}`);
-    assert.ok(['TypeError', 'RangeError', 'SnapshotError', 'InputError', 'Error'].includes(error.name),
+    assert.ok(['TypeError', 'RangeError', 'SnapshotError', 'InputError', 'ReplayError', 'Error'].includes(error.name),
       `${what}: threw ${error.name}: ${error.message}`);
     assert.doesNotMatch(error.message, /Aborted|BindingError|InternalError/, what);
   }
@@ -109,11 +112,36 @@ function entryPoints() {
     'fx.fromInt': [(i) => fx.fromInt(i), 3],
     'fx.atan2': [(y, x) => fx.atan2(y, x), 1, 2],
   };
+  const room = new tandem.Room({ pelletCount: 16 });
+  const id = room.connect(0);
+  const session = new tandem.ClientSession({ nowMs: 0, measureStepCost: false });
+  room.startRecording();
+  room.tick(16);
+  const recording = room.takeRecording();
+  Object.assign(points, {
+    'new Room': [(c) => new tandem.Room(c), { pelletCount: 8, inputDelayTicks: 2 }],
+    'Room.connect': [(t) => room.connect(t), 1],
+    'Room.receive': [(i, b, t) => room.receive(i, b, t), id, new Uint8Array([9, 9]), 2],
+    'Room.disconnect': [(i, t) => room.disconnect(i, t), 999, 3],
+    'Room.tick': [(t) => room.tick(t), 32],
+    'Room.client': [(i) => room.client(i), id],
+    'Replay.check': [(b) => tandem.Replay.check(b), recording],
+    'Replay.worldAt': [(b, t) => tandem.Replay.worldAt(b, t), recording, 1],
+    'new ClientSession': [(o) => new tandem.ClientSession(o), { nowMs: 0 }],
+    'ClientSession.onConnected': [(t) => session.onConnected(t), 1],
+    'ClientSession.receive': [(b, t) => session.receive(b, t), new Uint8Array([200, 1]), 2],
+    'ClientSession.onDisconnected': [(c, t) => session.onDisconnected(c, t), 1006, 3],
+    'ClientSession.advance': [(t, b) => session.advance(t, b), 4, 8],
+    'ClientSession.onSuspend': [(t) => session.onSuspend(t), 5],
+    'ClientSession.onResume': [(t) => session.onResume(t), 6],
+    'ClientSession.steer': [(x, y, t) => session.steer(x, y, t), 1, 2, 7],
+    'ClientSession.renderView': [(t) => session.renderView(t), 8],
+  });
   for (const name of ['toString', 'toNumber', 'sqrt', 'sin', 'cos', 'atan', 'asin', 'acos', 'exp', 'log']) {
     points[`fx.${name}`] = [(a) => fx[name](a), 65536];
   }
   for (const name of ['add', 'sub', 'mul', 'div']) points[`fx.${name}`] = [(a, b) => fx[name](a, b), 65536, 3];
-  const done = () => [world, scenario, clock, periodic].forEach((o) => o.delete());
+  const done = () => [world, scenario, clock, periodic, room, session].forEach((o) => o.delete());
   return { points, done };
 }
 

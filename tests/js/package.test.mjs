@@ -16,11 +16,11 @@ before(() => { project = installedProject(); });
 after(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the package', () => {
-  test('its manifest is an ES module whose exports map lists types before default', () => {
+  test('its manifest is an ES module: types first, Node\'s entry under "node", the browser\'s as the default', () => {
     const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
     assert.equal(manifest.name, 'tandem');
     assert.equal(manifest.type, 'module');
-    assert.deepEqual(Object.keys(manifest.exports['.']), ['types', 'default']);
+    assert.deepEqual(manifest.exports['.'], { types: './tandem.d.ts', node: './tandem.node.mjs', default: './tandem.mjs' });
     for (const file of manifest.files) assert.ok(existsSync(join(packageDir, file)), `${file} is in the package`);
   });
 

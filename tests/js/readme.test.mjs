@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { cliPath, installedProject, repoRoot } from './support.mjs';
+import { cliPath, installedProject, nativeBuildDir, parseStream, repoRoot } from './support.mjs';
 
 const READMES = ['README.md', 'bindings/README.md'];
 
@@ -91,6 +91,17 @@ function resolveImports(code, readmeDir) {
     (_, lead, spec) => `${lead}'${pathToFileURL(join(readmeDir, spec)).href}'`);
 }
 
+// The files README.md's commands read that no earlier command of it writes: a world file as
+// the determinism check writes them (its documented example, with native's digest as expect)
+// and a recorded match covering tick 1200.
+function makeFixtures(dir) {
+  const scenario = 'random:1000015:pellets=24:players=3:without=far+churn+repeat';
+  const last = parseStream(execFileSync(cliPath, ['run', '--scenario', scenario, '--ticks', '18', '--every', '18'], { encoding: 'utf8' })).at(-1);
+  writeFileSync(join(dir, 'rare.world'), `scenario ${scenario}\nticks 18\nevery 1\nexpect ${last.tick} ${last.digest}\n`);
+  const makeReplay = join(nativeBuildDir, 'tests/tandem_test_make_replay');
+  execFileSync(makeReplay, ['orbits', '1300', join(dir, 'match.replay')]);
+}
+
 let project;
 let work;
 before(() => {
@@ -126,6 +137,7 @@ describe('README examples', () => {
   }
 
   test('README.md: every `tandem` command of the sh examples succeeds; the json example is its command\'s output', () => {
+    makeFixtures(work);
     const blocks = codeBlocks(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
     const PREFIX = 'build/native/src/cli/tandem ';
     let ran = 0;

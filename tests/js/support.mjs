@@ -13,9 +13,10 @@ export const packageDir = resolve(process.env.TANDEM_PACKAGE_DIR ?? join(repoRoo
 export const nativeBuildDir = resolve(process.env.TANDEM_NATIVE_BUILD_DIR ?? join(repoRoot, 'build/native'));
 export const cliPath = process.env.TANDEM_CLI ?? join(nativeBuildDir, 'src/cli/tandem');
 
-// The package's entry module by path: `import createTandem from '<dir>/tandem.mjs'`.
+// The package's Node entry by path: `import createTandem from '<dir>/tandem.node.mjs'` (what
+// `import 'tandem'` resolves to in Node).
 export async function loadTandem(options) {
-  const entry = join(packageDir, 'tandem.mjs');
+  const entry = join(packageDir, 'tandem.node.mjs');
   if (!existsSync(entry)) throw new Error(`no package at ${packageDir}: run build-scripts/build wasm`);
   const { default: createTandem } = await import(pathToFileURL(entry).href);
   return createTandem(options);

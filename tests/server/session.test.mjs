@@ -16,7 +16,7 @@ import { makeSite, startServer, metrics, sleep } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(process.env.TANDEM_PACKAGE_DIR ?? join(here, '../../build/wasm/package'));
-const entry = join(packageDir, 'tandem.mjs');
+const entry = join(packageDir, 'tandem.node.mjs');
 const skip = existsSync(entry) ? false : `no ES module at ${packageDir} (build-scripts/build wasm)`;
 
 const TICKS = 600;
