@@ -49,7 +49,7 @@ export class FlatRenderer {
   stats() { return { kind: this.kind, pellets: this.#drawn.pellets, wells: this.#drawn.wells, drawCalls: null, triangles: null }; }
 
   draw(view) {
-    if (view.arenaSize !== this.#arenaSize) {
+    if (view.arenaSize !== null && view.arenaSize !== this.#arenaSize) {
       this.#arenaSize = view.arenaSize;
       this.resize();
     }

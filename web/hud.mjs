@@ -18,7 +18,9 @@ export function resumeLine(r) {
   switch (r.path) {
     case 'catch_up':
       return `${away}: caught up ${plural(r.ticks, 'tick')} in ${plural(r.frames, 'frame')}` +
-        (r.verifiedAfterMs === null ? ', verifying…' : '');
+        (r.verifiedAfterMs === null ? ', verifying…' : `, verified again in ${Math.round(r.verifiedAfterMs)} ms`);
+    case 'idle':
+      return `${away}: nothing was missed` + (r.verifiedAfterMs === null ? '' : `, verified again in ${Math.round(r.verifiedAfterMs)} ms`);
     case 'baseline':
       return r.verifiedAfterMs === null
         ? `${away}: waiting for a baseline…`
@@ -63,9 +65,9 @@ export class Hud {
     badge.dataset.state = f.connection.state;
     badge.textContent = f.connection.label;
     $('mode').textContent = f.modeLabel;
-    $('tick').textContent = f.tick.toLocaleString('en');
-    $('server-tick').textContent = f.serverTick === null ? '–' : f.serverTick.toLocaleString('en');
-    $('lag').textContent = f.lagTicks === null ? '–' : String(f.lagTicks);
+    $('tick').textContent = f.tick === null ? '–' : f.tick.toLocaleString('en');
+    $('server-tick').textContent = f.serverTick == null ? '–' : f.serverTick.toLocaleString('en');
+    $('lag').textContent = f.lagTicks == null ? '–' : String(f.lagTicks);
     this.lastResumeText = resumeLine(f.lastResume);
     $('resume').textContent = this.lastResumeText;
     $('rtt').textContent = formatMs(f.rttMs);

@@ -119,7 +119,8 @@ export class ArenaRenderer {
   }
 
   draw(view, nowMs) {
-    if (view.arenaSize !== this.#arenaSize) this.#fitArena(view.arenaSize);
+    // Before the server's welcome the session has no world (arenaSize null): keep the ground.
+    if (view.arenaSize !== null && view.arenaSize !== this.#arenaSize) this.#fitArena(view.arenaSize);
     const t = Math.min(Math.max(view.alpha, 0), 1);
     this.#drawPellets(view.pellets.current, view.pellets.previous, t);
     this.#drawWells(view.wells, view.me, t);

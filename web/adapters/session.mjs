@@ -15,6 +15,10 @@ export class SessionAdapter {
   #session;
   #transport;
   #connection = { state: 'connecting', label: 'connecting' };
+  // Frames spent from a resume until the session verified again (the HUD's "in N frames"):
+  // counted here because only the page knows what a frame is.
+  #resumeFrames = null;
+  #countingResume = false;
 
   /**
    * @param {object} tandem the loaded ES module (with ClientSession)
@@ -50,10 +54,19 @@ export class SessionAdapter {
   advance(nowMs, budgetMs) {
     this.#session.advance(nowMs, budgetMs);
     this.#flush();   // acks and desync reports the advance produced
+    if (this.#countingResume) {
+      this.#resumeFrames += 1;
+      if (this.#session.figures().lastResume?.verifiedAfterMs != null) this.#countingResume = false;
+    }
   }
 
   onSuspend(nowMs) { this.#session.onSuspend(nowMs); }
-  onResume(nowMs) { this.#session.onResume(nowMs); this.#flush(); }
+  onResume(nowMs) {
+    this.#session.onResume(nowMs);
+    this.#flush();
+    this.#resumeFrames = 0;
+    this.#countingResume = true;
+  }
 
   /** The person's steer target in arena units; the session owns sequence numbers and rate. */
   steer(point) {
@@ -64,7 +77,9 @@ export class SessionAdapter {
   renderView() { return this.#session.renderView(); }
 
   figures() {
-    return { ...this.#session.figures(), mode: this.mode, modeLabel: this.modeLabel, connection: this.#connection };
+    const f = this.#session.figures();
+    const lastResume = f.lastResume === null || this.#resumeFrames === null ? f.lastResume : { ...f.lastResume, frames: this.#resumeFrames };
+    return { ...f, lastResume, mode: this.mode, modeLabel: this.modeLabel, connection: this.#connection };
   }
 
   dispose() {

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { killTracked, spawnTracked, waitForLine } from './processes.mjs';
 import { defaultRoots, startStaticServer } from './static-server.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -97,4 +98,46 @@ export function assertSaysAway(text, awayMs, spanMs) {
   assert.ok(match, `resume line: ${text}`);
   const said = Number(match[1]) * 1000;
   assert.ok(said >= awayMs - 100 && said <= spanMs + 100, `resume line says ${match[1]} s; away ${awayMs} ms within a span of ${spanMs} ms`);
+}
+
+/** The native binary the session tests run (`tandem serve`); TANDEM_BIN overrides it. */
+export const tandemBinary = process.env.TANDEM_BIN ?? join(repoRoot, 'build/native/src/cli/tandem');
+
+/**
+ * Starts `tandem serve` on a free port (or `port`) with web/ and the wasm package: the real
+ * server, its room, /ws and /metrics. Resolves once it prints its "listening on" line; the
+ * returned object can kill it (a crash, not a clean stop) and start it again on the same port.
+ * @param {{port?: number, args?: string[]}} [options]
+ */
+export async function startTandemServe({ port = 0, args = [] } = {}) {
+  const packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package');
+  const launch = async (onPort) => {
+    // `listening on` goes to stdout; the harness reads stderr, so the shell moves it there.
+    const child = spawnTracked('/bin/sh', ['-c', 'exec "$0" "$@" 1>&2', tandemBinary, 'serve',
+      '--port', String(onPort), '--web', join(repoRoot, 'web'), '--pkg', packageDir, ...args]);
+    const match = await waitForLine(child, /listening on http:\/\/([^\s/]+):(\d+)\//, 15_000, 'tandem serve');
+    return { child, port: Number(match[2]) };
+  };
+  let { child, port: actual } = await launch(port);
+  const server = {
+    get origin() { return `http://127.0.0.1:${actual}`; },
+    get port() { return actual; },
+    get child() { return child; },
+    /** Kills the server outright (SIGKILL: no goodbye to the clients). */
+    kill: () => killTracked(child),
+    /** Starts it again on the same port. */
+    async restart() { ({ child } = await launch(actual)); },
+    /** /metrics as {name{labels}: value}. */
+    async metrics() {
+      const text = await (await fetch(`${server.origin}/metrics`)).text();
+      const values = {};
+      for (const line of text.split('\n')) {
+        const m = /^([a-zA-Z_:][\w:]*(?:\{[^}]*\})?)\s+(\S+)$/.exec(line);
+        if (m) values[m[1]] = Number(m[2]);
+      }
+      return values;
+    },
+    close: () => killTracked(child),
+  };
+  return server;
 }
