@@ -249,15 +249,25 @@ Result<RandomSpec, SpecError> parse_random_spec(std::string_view spec) {
 }
 
 std::string format_random_spec(const RandomSpec& spec) {
-    std::string s = std::string(random_prefix) + std::to_string(spec.seed);
-    if (spec.pellets >= 0) s += ":pellets=" + std::to_string(spec.pellets);
-    if (spec.players >= 0) s += ":players=" + std::to_string(spec.players);
+    // Appended piece by piece: "literal" + std::string trips GCC 12's false -Wrestrict
+    // (bug 105329) in a -O2 build.
+    std::string s(random_prefix);
+    s += std::to_string(spec.seed);
+    if (spec.pellets >= 0) {
+        s += ":pellets=";
+        s += std::to_string(spec.pellets);
+    }
+    if (spec.players >= 0) {
+        s += ":players=";
+        s += std::to_string(spec.players);
+    }
     if (spec.without != 0) {
         s += ":without=";
         bool first = true;
         for (uint32_t bit = 0; bit < class_names.size(); ++bit) {
             if ((spec.without & (1u << bit)) == 0) continue;
-            s += (first ? "" : "+") + std::string(class_names[bit]);
+            if (!first) s += '+';
+            s += class_names[bit];
             first = false;
         }
     }

@@ -21,13 +21,13 @@ WorldConfig config_with(uint64_t seed, uint32_t pellets, uint32_t max_players) {
 // std::string members: built at static initialisation, read only after main() starts.
 const std::array<Scenario, 4> all_scenarios = {{
     {"orbits", "4,096 pellets, two players circling the centre half a turn apart", Script::orbits,
-     config_with(0x0421'0001, 4096, 2), 0x5EED'0001},
+     config_with(0x0421'0001, 4096, 2), 0x5EED'0001, {}},
     {"crowd", "32,768 pellets, one player tracing a figure eight", Script::crowd, config_with(0x0421'0002, 32768, 1),
-     0x5EED'0002},
+     0x5EED'0002, {}},
     {"chaos", "2,048 pellets, eight players joining, leaving and steering at random", Script::chaos,
-     config_with(0x0421'0003, 2048, 8), 0x5EED'0003},
+     config_with(0x0421'0003, 2048, 8), 0x5EED'0003, {}},
     {"trig", "1,024 pellets, four players whose targets use sqrt, sin, cos and atan2 every tick", Script::trig,
-     config_with(0x0421'0004, 1024, 4), 0x5EED'0004},
+     config_with(0x0421'0004, 1024, 4), 0x5EED'0004, {}},
 }};
 
 Fx center_of(const World& w) { return Fx::from_raw(w.config.arena_size.raw() / 2); }
