@@ -11,17 +11,22 @@ export type FxRaw = number;
 /** A 64-bit digest as 16 lowercase hex digits, exactly as the native CLI prints it. */
 export type DigestHex = string;
 
-/** Options of {@link createTandem}. Neither is needed in Node or a page served over HTTP. */
+/**
+ * Options of {@link createTandem}. Neither is needed in Node, in a page served over HTTP, or
+ * through a bundler that rewrites `new URL('./tandem-wasm.wasm', import.meta.url)` (Vite,
+ * webpack); with esbuild, copy the .wasm beside the bundle (README.md).
+ */
 export interface CreateOptions {
   /** Where the .wasm is, resolved against the module's URL. Default: `tandem-wasm.wasm` beside it. */
   wasmUrl?: string | URL;
-  /** The .wasm bytes, when the caller already has them (skips every fetch and file read). */
-  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** The .wasm bytes, when the caller already has them (skips every fetch and file read). At most 64 MiB. */
+  wasmBinary?: ArrayBuffer | ArrayBufferView;
 }
 
 /**
  * Loads the WebAssembly module and resolves to the API. Each call loads an independent
- * instance with its own memory; objects of one instance cannot be passed to another.
+ * instance with its own memory; objects of one instance cannot be passed to another. A .wasm
+ * that cannot be fetched, read or compiled rejects with an Error saying why.
  *
  * @example
  * ```js
