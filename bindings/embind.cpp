@@ -266,17 +266,7 @@ val world_step_objects(WorldBox& b, const val& inputs) {
 }
 
 std::string world_digest(const WorldBox& b) { return hex64(w::digest(b.world)); }
-val world_section_digests(const WorldBox& b) {
-    const w::SectionDigests d = w::section_digests(b.world);
-    val out = val::object();
-    out.set("config", hex64(d.config));
-    out.set("wells", hex64(d.wells));
-    out.set("pellets", hex64(d.pellets));
-    out.set("scores", hex64(d.scores));
-    out.set("rng", hex64(d.rng));
-    return out;
-}
-
+val world_section_digests(const WorldBox& b) { return tandem::bindings::sections_to_js(w::section_digests(b.world)); }
 val world_snapshot(const WorldBox& b) { return copy_out(w::encode(b.world)); }
 // A world, or the decoder's typed reason as its stable name ("truncated", "bad_magic", ...).
 val world_from_snapshot(const val& bytes) {

@@ -42,15 +42,7 @@ double ms_from_ns(int64_t ns) { return static_cast<double>(ns) / 1e6; }
 using tandem::bindings::copy_in;
 using tandem::bindings::copy_out;
 
-val sections_js(const w::SectionDigests& d) {
-    val out = val::object();
-    out.set("config", hex64(d.config));
-    out.set("wells", hex64(d.wells));
-    out.set("pellets", hex64(d.pellets));
-    out.set("scores", hex64(d.scores));
-    out.set("rng", hex64(d.rng));
-    return out;
-}
+using tandem::bindings::sections_to_js;
 
 val names_js(const std::vector<std::string_view>& names) {
     val out = val::array();
@@ -199,7 +191,7 @@ val room_limits(const RoomBox& b) {
 }
 
 std::string room_world_digest(const RoomBox& b) { return hex64(w::digest(b.room.world())); }
-val room_world_sections(const RoomBox& b) { return sections_js(w::section_digests(b.room.world())); }
+val room_world_sections(const RoomBox& b) { return sections_to_js(w::section_digests(b.room.world())); }
 val room_world_snapshot(const RoomBox& b) { return copy_out(w::encode(b.room.world())); }
 void room_start_recording(RoomBox& b) { b.room.start_recording(); }
 val room_take_recording(RoomBox& b) {

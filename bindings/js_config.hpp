@@ -1,7 +1,8 @@
-// The world config as JavaScript sees it, shared by the Embind files (embind.cpp's World,
-// embind_net.cpp's Room): every knob of WorldConfig by for_each_config_field under its
-// camelCase name; a u32 knob a number, an Fx knob its raw int32, the u64 seed as {hi, lo}
-// (two u32 words: a JS number cannot hold it and BigInt would need -sWASM_BIGINT).
+// The world's config and section digests as JavaScript sees them, shared by the Embind files
+// (embind.cpp's World, embind_net.cpp's Room). The config: every knob of WorldConfig by
+// for_each_config_field under its camelCase name; a u32 knob a number, an Fx knob its raw
+// int32, the u64 seed as {hi, lo} (two u32 words: a JS number cannot hold it and BigInt would
+// need -sWASM_BIGINT). Digests: 16 lowercase hex digits (core's hex64, the CLI's spelling).
 #pragma once
 
 #include <emscripten/val.h>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
 #include "tandem/world/world.hpp"
 
@@ -69,6 +71,17 @@ inline emscripten::val config_refusal(world::ConfigError error) {
     refusal.set("code", std::string(error_name(error)));
     refusal.set("message", std::string(describe(error)));
     return refusal;
+}
+
+// {config, wells, pellets, scores, rng}, each as hex.
+inline emscripten::val sections_to_js(const world::SectionDigests& d) {
+    emscripten::val out = emscripten::val::object();
+    out.set("config", hex64(d.config));
+    out.set("wells", hex64(d.wells));
+    out.set("pellets", hex64(d.pellets));
+    out.set("scores", hex64(d.scores));
+    out.set("rng", hex64(d.rng));
+    return out;
 }
 
 }  // namespace tandem::bindings
