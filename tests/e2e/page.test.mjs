@@ -1,9 +1,7 @@
 // The demo page in headless Chromium (started by hand, attached over CDP): it loads only from
 // the server it was served by, draws what the world holds, steers the person's well, and
-// keeps its frames within budget. Runs against the local stand-in until the client session
-// exists; the session's own tests are in session.test.mjs.
-// These files serve the page from the tests' static server (no room): the page runs its
-// local world (?offline); session.test.mjs plays against tandem serve.
+// keeps its frames within budget. Served by the tests' static server (no room), so the page
+// runs its local world (?offline); session.test.mjs plays against tandem serve.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { launchChromium } from './lib/chromium.mjs';
