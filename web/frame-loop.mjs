@@ -6,6 +6,16 @@
 // Of a 16.7 ms frame at 60 Hz, what simulation (catch-up included) may take: the rest is
 // drawing, the HUD and the browser's own work. A frame over 50 ms is what a person notices.
 export const SIMULATION_BUDGET_MS = 8;
+// A page that draws fewer frames (a slow phone, software WebGL on a loaded machine) must
+// still step 60 ticks a second or it falls behind for ever: the budget grows with the gap
+// since the previous frame (half of it), never past this, so no frame grows past what a
+// person notices.
+export const SIMULATION_BUDGET_MAX_MS = 30;
+
+/** This frame's simulation budget from the gap since the previous frame (0: unknown). */
+export function frameBudgetMs(baseMs, gapMs) {
+  return Math.min(SIMULATION_BUDGET_MAX_MS, Math.max(baseMs, gapMs > 0 && gapMs < 1000 ? gapMs / 2 : baseMs));
+}
 
 const HISTORY = 600;   // frames of history kept for plots and tests (10 s at 60 fps)
 
@@ -66,6 +76,7 @@ export function startFrameLoop({ adapter, renderer, hud, budgetMs = SIMULATION_B
   let handle = 0;
   let running = true;
   let failure = null;
+  let lastTimestampMs = null;
 
   const frame = (timestampMs) => {
     if (!running) return;
@@ -73,7 +84,7 @@ export function startFrameLoop({ adapter, renderer, hud, budgetMs = SIMULATION_B
     const start = performance.now();
     let advanced = start;
     try {
-      adapter.advance(start, budgetMs);
+      adapter.advance(start, frameBudgetMs(budgetMs, lastTimestampMs === null ? 0 : timestampMs - lastTimestampMs));
       advanced = performance.now();
       renderer.draw(adapter.renderView(), start);
       hud.update(adapter.figures(), stats.summary(), start);
@@ -86,6 +97,7 @@ export function startFrameLoop({ adapter, renderer, hud, budgetMs = SIMULATION_B
       throw error;
     }
     stats.record(timestampMs, performance.now() - start, advanced - start);
+    lastTimestampMs = timestampMs;
   };
   handle = requestAnimationFrame(frame);
 

@@ -22,14 +22,14 @@ describe('the page in Firefox ESR', () => {
   test('loads from the server alone and draws every pellet', async () => {
     const { bidi, tab } = env.browser;
     const before = env.server.requests.length;
-    await navigate(bidi, tab, `${env.server.origin}/`);
+    await navigate(bidi, tab, `${env.server.origin}/?offline`);
     await waitFor(bidi, tab, 'window.__tandem && (window.__tandem.ready || window.__tandem.error) && window.__tandem.frames()?.frames >= 3 || window.__tandem?.error');
     const state = await evaluate(bidi, tab, STATE);
     assert.equal(state.error, null);
     assert.equal(state.drawn.pellets, 1024);
     if (state.drawn.kind === 'webgl') assert.ok(state.drawn.triangles >= 1024 * 8, `triangles drawn: ${state.drawn.triangles}`);
     else assert.match(state.notice, /^No WebGL here .*flat view/);
-    for (const url of state.resources) assert.ok(url.startsWith(`${env.server.origin}/`), `resource from elsewhere: ${url}`);
+    for (const url of state.resources) assert.ok(url.startsWith(`${env.server.origin}/?offline`), `resource from elsewhere: ${url}`);
     const paths = env.server.requests.slice(before).map((r) => r.url);
     assert.ok(paths.includes('/pkg/tandem-wasm.wasm'), paths.join(' '));
     assert.equal(state.loopFailure, null);

@@ -50,7 +50,7 @@ function assertStoppedAndResumed({ before, away, back, spanMs }) {
 
 describe('a backgrounded page in Chromium', () => {
   test('behind another tab it stops drawing, and it draws again when shown', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin);
+    const page = await openDemo(env.browser.context, env.server.origin, '?offline');
     const result = await awayAndBack(page, hideBehindAnotherTab);
     assertStoppedAndResumed(result);
     const events = result.log.map((e) => `${e.event}:${e.suspended}`);
@@ -60,13 +60,13 @@ describe('a backgrounded page in Chromium', () => {
   });
 
   test('in a minimised window it stops drawing, and it draws again when restored', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin);
+    const page = await openDemo(env.browser.context, env.server.origin, '?offline');
     assertStoppedAndResumed(await awayAndBack(page, minimise));
     await page.close();
   });
 
   test('frozen, it runs not even its timers, and the feeder sees freeze and resume', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin);
+    const page = await openDemo(env.browser.context, env.server.origin, '?offline');
     // A 100 ms interval timer: a hidden page still runs it about once a second; a frozen one not at all.
     await page.evaluate(() => {
       window.timerTicks = [];
