@@ -344,7 +344,7 @@ uint32_t ClientSession::advance(int64_t now, int64_t budget_ns) {
 
     uint32_t applied = 0;
     if (world_ && !awaiting_baseline_ && !frames_.empty()) {
-        const int64_t limit = catching_up_ ? catch_up_slice_ns : std::max<int64_t>(0, budget_ns);
+        const int64_t limit = catching_up_ ? std::clamp(budget_ns, catch_up_slice_ns, catch_up_call_max_ns) : std::max<int64_t>(0, budget_ns);
         uint64_t allowed = static_cast<uint64_t>(limit / step_cost_ns_);
         if (allowed == 0) allowed = 1;   // progress on every call, however small the budget
         const uint64_t n = std::min<uint64_t>(allowed, frames_.size());

@@ -11,7 +11,7 @@ import { reconnectDelayMs } from '../../web/transport.mjs';
 describe('the HUD resume line', () => {
   test('says the catch-up path in the words of the demo', () => {
     assert.equal(resumeLine({ awayMs: 4900, path: 'catch_up', ticks: 294, frames: 6, verifiedAfterMs: 80 }),
-      'away 4.9 s: caught up 294 ticks in 6 frames');
+      'away 4.9 s: caught up 294 ticks in 6 frames, verified again in 80 ms');
   });
   test('says the baseline path with its size and the time to verified', () => {
     assert.equal(resumeLine({ awayMs: 73_200, path: 'baseline', baselineBytes: 34_000, verifiedAfterMs: 112 }),

@@ -37,12 +37,17 @@ inline constexpr uint32_t max_probes_in_flight = 4;
 inline constexpr int64_t assumed_step_cost_ns = 1'000'000;
 // Resume rule. Being behind by N ticks (frames queued, or after a suspend the ticks the room
 // ran while the page was away, whichever is more), the session catches up when
-// N x step cost <= catch_up_budget_ns, spending at most catch_up_slice_ns per advance call;
-// otherwise it drops its world and acks "nothing held", which obliges the room to send a
-// baseline. One second of stepping spread over 8 ms slices keeps a page at 60 Hz responsive
-// and costs at most ~2 s of wall time; a baseline (tens of KiB) is cheaper beyond that.
+// N x step cost <= catch_up_budget_ns, spending per advance call the caller's budget, but at
+// least catch_up_slice_ns and at most catch_up_call_max_ns; otherwise it drops its world and
+// acks "nothing held", which obliges the room to send a baseline. One second of stepping
+// spread over 8 ms slices keeps a page at 60 Hz responsive and costs at most ~2 s of wall
+// time; a baseline (tens of KiB) is cheaper beyond that. The caller's budget counts too: a
+// page drawing few frames (software rendering, a busy machine) gives each frame more
+// simulation time to keep up with live play, and a catch-up limited below that would fall
+// further behind instead of catching up. No call steps more than catch_up_call_max_ns.
 inline constexpr int64_t catch_up_budget_ns = 1'000'000'000;
 inline constexpr int64_t catch_up_slice_ns = 8'000'000;
+inline constexpr int64_t catch_up_call_max_ns = 32'000'000;
 // A backlog above gap_threshold_ticks frames at an advance call (the page stopped calling
 // advance without saying so) is treated as a resume: the same rule decides.
 inline constexpr uint64_t gap_threshold_ticks = 30;
@@ -157,8 +162,8 @@ public:
     void take_outgoing(std::vector<std::vector<uint8_t>>& out);
 
     // Applies due frames in order within the budget: at most budget_ns / step cost steps (at
-    // least one when a frame is due, so a page always makes progress), or catch_up_slice_ns
-    // worth while catching up. Checks every applied tick's digest; sends acks, pings and
+    // least one when a frame is due, so a page always makes progress); while catching up the
+    // budget clamped to [catch_up_slice_ns, catch_up_call_max_ns]. Checks every applied tick's digest; sends acks, pings and
     // pending steers. Returns the number of ticks applied.
     uint32_t advance(int64_t now, int64_t budget_ns);
 

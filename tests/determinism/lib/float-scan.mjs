@@ -41,7 +41,9 @@ const isLibm = (name) => LIBM.has(name) || /^__(sin|cos|tan|rem_pio2|expo2|math_
 
 const FLOAT_OP = /\bf(32|64)\.[a-z_0-9]+|\b[a-z0-9]+\.[a-z_]+_f(32|64)(_[su])?\b/;
 
-const isSimulation = (name) => name.startsWith('tandem::') || name.startsWith('tandem::world::');
+// tandem::bindings is the JS boundary (bindings/*.hpp): every JS number arrives as a double,
+// so reading a length or an id converts from f64 there, before anything reaches the simulation.
+const isSimulation = (name) => name.startsWith('tandem::') && !name.startsWith('tandem::bindings::');
 const isAllowed = (name) => ALLOWED_FLOAT_FUNCTIONS.some((a) => name === a || name.startsWith(`${a}(`) || name.startsWith(`${a}<`));
 
 async function demangle(names) {
