@@ -38,7 +38,7 @@ namespace {
 constexpr int64_t one_raw = Fx::one_raw;
 
 // Which child a point falls in: bit 0 east (x >= cx), bit 1 north (y >= cy). Points on the
-// centre line go east/north, as in the seed, so every point has exactly one quadrant.
+// centre line go east/north (the documented rule), so every point has exactly one quadrant.
 constexpr uint32_t quadrant(const WeightedPoint& p, int64_t cx, int64_t cy) {
     return (int64_t{p.x.raw()} >= cx ? 1u : 0u) | (int64_t{p.y.raw()} >= cy ? 2u : 0u);
 }

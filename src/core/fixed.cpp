@@ -93,7 +93,7 @@ float to_f32(Fx a) {
         const int shift = e - 23;
         q = m >> shift;
         const uint64_t rem = m & ((uint64_t{1} << shift) - 1), half = uint64_t{1} << (shift - 1);
-        if (rem > half || (rem == half && (q & 1) != 0)) ++q;
+        if (detail::ties_to_even_up(rem, half, q)) ++q;
         if (q == (uint64_t{1} << 24)) { q >>= 1; ++e; }
     } else {
         q = m << (23 - e);
@@ -138,9 +138,9 @@ std::optional<Fx> parse(std::string_view text) {
         if (k == 0) first = digit; else sticky = sticky || digit != 0;
     }
     uint64_t mag = (whole << Fx::frac_bits) + carry;
-    const bool above_half = first > 5 || (first == 5 && sticky);
-    const bool at_half = first == 5 && !sticky;
-    if (above_half || (at_half && (mag & 1) != 0)) ++mag;
+    // The remainder against one half, in doubled tenths: 2 * first, plus 1 when a later digit
+    // adds a little more, against 10 (exactly 10 only for a remainder of exactly one half).
+    if (detail::ties_to_even_up(2 * first + (sticky ? 1u : 0u), uint64_t{10}, mag)) ++mag;
     if (mag > (negative ? uint64_t{1} << 31 : static_cast<uint64_t>(INT32_MAX))) return std::nullopt;
     const int64_t v = negative ? -static_cast<int64_t>(mag) : static_cast<int64_t>(mag);
     return Fx::from_raw(static_cast<int32_t>(v));
@@ -154,7 +154,7 @@ uint64_t parsed_raw(uint64_t c, int k) {
     const uint64_t p = c << Fx::frac_bits, d = pow10[k];
     uint64_t q = p / d;
     const uint64_t r = p % d;
-    if (2 * r > d || (2 * r == d && (q & 1) != 0)) ++q;
+    if (detail::ties_to_even_up(2 * r, d, q)) ++q;
     return q;
 }
 }  // namespace
@@ -170,7 +170,7 @@ std::string to_string(Fx a) {
         const uint64_t p = m * pow10[k];  // <= 2^31 * 10^5 < 2^48
         c = p >> Fx::frac_bits;
         const uint64_t r = p & 0xFFFF;
-        if (r > 0x8000 || (r == 0x8000 && (c & 1) != 0)) ++c;
+        if (detail::ties_to_even_up(r, uint64_t{0x8000}, c)) ++c;
         if (parsed_raw(c, k) == m) break;
     }
     // Assemble backwards: fraction digits (no trailing zeros: a shorter k would have matched),

@@ -18,7 +18,7 @@ constexpr int64_t shift_round(int64_t v, int shift) {
     int64_t q = v >> shift;  // floor (arithmetic shift, defined in C++20)
     const int64_t rem = v & (pow2(shift) - 1);
     const int64_t half = pow2(shift - 1);
-    if (rem > half || (rem == half && (q & 1) != 0)) ++q;
+    if (detail::ties_to_even_up(rem, half, q)) ++q;
     return q;
 }
 

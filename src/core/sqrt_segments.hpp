@@ -5,21 +5,9 @@
 
 #include <cstdint>
 
-namespace tandem::detail {
+#include "tandem/core/wide.hpp"  // isqrt_floor_bitwise
 
-// floor(sqrt(v)) one bit at a time: compile time only, for the table below.
-constexpr uint64_t floor_sqrt_bitwise(uint64_t v) {
-    uint64_t root = 0;
-    for (uint64_t bit = uint64_t{1} << 62; bit != 0; bit >>= 2) {
-        if (v >= root + bit) {
-            v -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-    }
-    return root;
-}
+namespace tandem::detail {
 
 // sqrt(w) for w in [1, 4) in 192 segments [i/64, (i+1)/64), i = 64..255: in segment i,
 // sqrt(w) = c0 + c1 t + c2 t^2 in Q31 with t in [-1, 1] across the segment, the quadratic
@@ -31,7 +19,7 @@ struct SqrtSegments {
     int32_t c1[256];
     int32_t c2[256];
     static constexpr int64_t root_q31(uint64_t j) {  // j <= 512; 512 * 2^55 is 2^64
-        return j == 512 ? int64_t{1} << 32 : static_cast<int64_t>(floor_sqrt_bitwise(j << 55));
+        return j == 512 ? int64_t{1} << 32 : static_cast<int64_t>(isqrt_floor_bitwise(j << 55));
     }
     constexpr SqrtSegments() : c0(), c1(), c2() {
         for (uint64_t i = 64; i < 256; ++i) {

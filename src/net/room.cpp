@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "tandem/core/digest.hpp"  // hex64: the one spelling of a digest
 #include "tandem/net/link_arith.hpp"
 #include "tandem/net/replay.hpp"
 
@@ -15,13 +16,6 @@ namespace tandem::net {
 namespace {
 
 using Bytes = std::shared_ptr<const std::vector<uint8_t>>;
-
-std::string hex64(uint64_t v) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string s(16, '0');
-    for (int i = 15; i >= 0; --i, v >>= 4) s[static_cast<size_t>(i)] = digits[v & 0xF];
-    return s;
-}
 
 template <class Message>
 Bytes encoded(const Message& m) {

@@ -8,6 +8,8 @@
 #include <bit>
 #include <cstdint>
 
+#include "tandem/core/wide.hpp"  // isqrt_floor_bitwise
+
 namespace tandem::world::detail {
 
 // The pull is a = S * d / (|d|^2 + eps^2)^(3/2) (Plummer softening). The only hard part is
@@ -16,16 +18,6 @@ namespace tandem::world::detail {
 // m^(-3/2) comes from a 193-entry table with linear interpolation (relative error < 2^-13,
 // far below what the Q16.16 positions resolve). Integer tables computed at compile time are
 // the same bits on every build; a float rsqrt would not be.
-
-// floor(sqrt(n)) by bisection: compile time only (builds the table).
-constexpr uint64_t isqrt_floor_slow(uint64_t n) {
-    uint64_t lo = 0, hi = uint64_t{1} << 32;  // lo^2 <= n < hi^2 (n < 2^64)
-    while (hi - lo > 1) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (mid * mid <= n) lo = mid; else hi = mid;
-    }
-    return lo;
-}
 
 // inv_pow32[i] = round(2^27 * i^(-3/2)) for i in [64, 256]: m^(-3/2) * 2^63 at m = i * 2^24.
 // Computed as sqrt(2^58 / i^3) / 4 so that the one integer division and the one square root
@@ -36,7 +28,7 @@ struct InvPow32Table {
         // uint32_t indices: std::array's size_type is 32 bits on wasm32.
         for (uint32_t i = 64; i <= 256; ++i) {
             const uint64_t cube = uint64_t{i} * i * i;
-            const uint64_t s = isqrt_floor_slow((uint64_t{1} << 58) / cube);
+            const uint64_t s = tandem::detail::isqrt_floor_bitwise((uint64_t{1} << 58) / cube);
             v[i] = static_cast<uint32_t>((s + 2) >> 2);
         }
     }

@@ -1,6 +1,3 @@
-// World construction, the tick (step), digests and the text dump. Every loop here runs in an
-// order this file defines (pellet index, well player id, canonical input order); none may
-// iterate an unordered container, compare pointers or let a library pick an order of ties.
 // World construction and validation, digests and the text dump (the tick is step.cpp, the
 // bytes snapshot.cpp and input.cpp). Every loop here runs in an order this file defines
 // (pellet index, well player id); none may iterate an unordered container or compare pointers.

@@ -10,10 +10,12 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <ctime>
 #include <vector>
 
 #include "tandem/core/random.hpp"
 #include "tandem/world/world.hpp"
+#include "world/pellet_field.hpp"  // private: the step's pellet-pull phase, timed alone
 
 using namespace tandem;
 
@@ -156,8 +158,9 @@ struct FloatWorld {
         p = std::fmin(std::fmax(p, 0.0f), arena_);
     }
 
-    // noinline: one call per tick, so a profiler can attribute a tick's cost (callgrind).
-    [[gnu::noinline]] void step() {
+    // The pellets' mutual pull alone (tree build and walk): the part the fixed step does
+    // through core's AggregateTree. noinline, as step, so a profiler can attribute it.
+    [[gnu::noinline]] void pellet_pulls() {
         const uint32_t n = static_cast<uint32_t>(pellets.size());
         points.resize(n);
         for (uint32_t i = 0; i < n; ++i) points[i] = {pellets[i].x, pellets[i].y, pellet_strength};
@@ -177,6 +180,12 @@ struct FloatWorld {
             ax[i] = fx;
             ay[i] = fy;
         }
+    }
+
+    // noinline: one call per tick, so a profiler can attribute a tick's cost (callgrind).
+    [[gnu::noinline]] void step() {
+        const uint32_t n = static_cast<uint32_t>(pellets.size());
+        pellet_pulls();
         for (uint32_t i = 0; i < n; ++i) {
             for (const FWell& w : wells) pull(ax[i], ay[i], w.x - pellets[i].x, w.y - pellets[i].y, well_strength, soft2);
         }
@@ -227,7 +236,88 @@ void BM_step_float_twin(benchmark::State& state) {
     state.SetComplexityN(state.range(0));
 }
 
+double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// The fixed step, its pellet-pull part (PelletField: tree build and walk with the pull
+// kernel, as step's phase 3 runs it), and the bare tree (the same build and walk with a
+// visitor that only counts), then the same three for the float twin, alternating within each
+// iteration so a loaded machine slows all six alike (thread CPU time). Reports the ratio
+// fixed/float of each part, which says where the cost of determinism lies: in the tree
+// (build and walk), in the pull kernel (integer x^(-3/2) against a float sqrt and divide),
+// or in the rest (wells' pulls, integration, walls, captures).
+void BM_step_ratio(benchmark::State& state) {
+    const auto n = static_cast<uint32_t>(state.range(0));
+    world::World w = fixed_world(n);
+    world::Stepper stepper;
+    FloatWorld f = float_world(w);
+    world::PelletField field;
+    std::vector<world::detail::Pull> pulls;
+    const world::WorldConfig& c = w.config;
+    const int64_t all_pellets = int64_t{c.pellet_strength.raw()} * n;
+    const auto crowd = static_cast<uint32_t>(all_pellets < INT32_MAX ? all_pellets : INT32_MAX);
+    const auto well = static_cast<uint32_t>(c.well_strength.raw());
+    const bool never_clamps = world::detail::pull_never_clamps(well > crowd ? well : crowd, c.softening.raw());
+    AggregateTree bare;
+    std::vector<WeightedPoint> points(n);
+    const Fx half = Fx::from_raw(c.arena_size.raw() / 2);
+    FloatTree fbare;
+    std::vector<FPoint> fpoints(n);
+    std::array<float, 50> fbeyond{};
+    uint64_t counted = 0;
+    double fixed_step = 0, fixed_tree = 0, float_step = 0, float_tree = 0, fixed_bare = 0, float_bare = 0;
+    for (auto _ : state) {
+        const double t0 = thread_cpu_seconds();
+        stepper.step(w, {});
+        benchmark::DoNotOptimize(w.tick);
+        const double t1 = thread_cpu_seconds();
+        pulls.assign(n, world::detail::Pull{});
+        field.build(w.pellets, c);
+        field.add_pellet_pulls(w.pellets, c, never_clamps, pulls);
+        benchmark::DoNotOptimize(pulls.data());
+        const double t2 = thread_cpu_seconds();
+        f.step();
+        benchmark::DoNotOptimize(f.pellets.data());
+        const double t3 = thread_cpu_seconds();
+        f.pellet_pulls();  // clears and fills ax, ay
+        benchmark::DoNotOptimize(f.ax.data());
+        const double t4 = thread_cpu_seconds();
+        for (uint32_t i = 0; i < n; ++i) points[i] = {w.pellets[i].pos.x, w.pellets[i].pos.y, c.pellet_strength};
+        if (!bare.rebuild_in(points, half, half, c.arena_size, static_cast<uint8_t>(c.tree_max_depth))) break;
+        const AggregateTree::Opening opening = bare.opening(c.theta);
+        for (uint32_t i = 0; i < n; ++i) bare.visit(points[i].x, points[i].y, opening, [&counted](const Summary&) { ++counted; });
+        const double t5 = thread_cpu_seconds();
+        for (uint32_t i = 0; i < n; ++i) fpoints[i] = {f.pellets[i].x, f.pellets[i].y, f.pellet_strength};
+        fbare.rebuild_in(fpoints, f.arena / 2, f.arena / 2, f.arena, f.max_depth);
+        fbare.opening(f.theta, fbeyond);
+        for (uint32_t i = 0; i < n; ++i) fbare.visit(fpoints[i].x, fpoints[i].y, fbeyond, [&counted](const FSummary&) { ++counted; });
+        const double t6 = thread_cpu_seconds();
+        benchmark::DoNotOptimize(counted);
+        fixed_bare += t5 - t4;
+        float_bare += t6 - t5;
+        fixed_step += t1 - t0;
+        fixed_tree += t2 - t1;
+        float_step += t3 - t2;
+        float_tree += t4 - t3;
+    }
+    const double iters = static_cast<double>(state.iterations());
+    state.counters["fixed_ms"] = fixed_step / iters * 1e3;
+    state.counters["float_ms"] = float_step / iters * 1e3;
+    state.counters["step_ratio"] = fixed_step / float_step;
+    state.counters["tree_ratio"] = fixed_tree / float_tree;
+    state.counters["rest_ratio"] = (fixed_step - fixed_tree) / (float_step - float_tree);
+    state.counters["bare_tree_ratio"] = fixed_bare / float_bare;
+    state.counters["kernel_ratio"] = (fixed_tree - fixed_bare) / (float_tree - float_bare);
+    state.counters["fixed_tree_share"] = fixed_tree / fixed_step;
+    state.counters["fixed_bare_share"] = fixed_bare / fixed_step;
+    state.counters["float_bare_share"] = float_bare / float_step;
+}
+
 }  // namespace
 
+BENCHMARK(BM_step_ratio)->Arg(1024)->Arg(4096)->Arg(16384)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_step_fixed)->Arg(1024)->Arg(4096)->Arg(16384)->Arg(65536)->Unit(benchmark::kMillisecond)->Complexity();
 BENCHMARK(BM_step_float_twin)->Arg(1024)->Arg(4096)->Arg(16384)->Arg(65536)->Unit(benchmark::kMillisecond)->Complexity();

@@ -1,4 +1,4 @@
-// Properties of src/core/aggregate.*: the seed's Barnes-Hut claims (conservation, centroid,
+// Properties of src/core/aggregate.*: the Barnes-Hut claims (conservation, centroid,
 // members, distance decides detail, slow growth, the theta off switch) plus what fixed point
 // adds: exact sums, an exact opening boundary, input-order independence and a golden digest.
 #include "tandem/core/aggregate.hpp"
@@ -310,7 +310,7 @@ TEST_CASE("the opening test's 64-bit shortcuts give the exact 128-bit answer eve
 }
 
 TEST_CASE("the summary count grows slowly with the crowd") {
-    // The seed's scaling claim: a 16x larger crowd must not cost a viewer 4x the summaries.
+    // The scaling claim: a 16x larger crowd must not cost a viewer 4x the summaries.
     std::vector<std::pair<size_t, size_t>> counts;
     for (const int32_t n : {4, 8, 16}) {
         const auto points = grid(n, 30, 0);
@@ -422,7 +422,7 @@ TEST_CASE("the walk's digest is pinned: the same tree and summaries on every bui
 }
 
 TEST_CASE("a fixed cell keeps the partition of the others when one point wanders; a fitted cell does not") {
-    // The seed's reason for build_in: with a fitted cell one outlier rescales everything.
+    // The reason for build_in: with a fitted cell one outlier rescales everything.
     // Depth 3 leaves hold groups, so the groups themselves can be compared.
     auto points = grid(8, 10, 0);  // 0..70 on both axes
     points.push_back(point(80, 80));
@@ -477,7 +477,7 @@ TEST_CASE("points outside a fixed cell and at the ends of the Fx range are still
 
 namespace {
 
-// An independent reference for the walk: the seed's algorithm written plainly (recursive,
+// An independent reference for the walk: the Barnes-Hut algorithm written plainly (recursive,
 // members re-split at every cell, the exact 128-bit opening test, no precomputation), so
 // visit() and its per-depth thresholds are checked against something that shares no code.
 struct RefWalk {

@@ -384,6 +384,12 @@ TEST_CASE("normalize rounds each component of the unit direction correctly") {
     // 45 degrees: 46340.95 -> 46341, at both ends of the range
     CHECK(tandem::normalize({Fx::min(), Fx::min()}) == Vec2{raw(-46341), raw(-46341)});
     CHECK(tandem::normalize({raw(1), raw(1)}) == Vec2{raw(46341), raw(46341)});
+    // Directions where the one-division estimate comes out one too high and the exact
+    // settling step must lower it (found by an exhaustive-precision search in Python; the
+    // expected components are round(2^16 m / sqrt(x^2 + y^2)) computed there exactly).
+    CHECK(tandem::normalize({raw(16), raw(195)}) == Vec2{raw(5359), raw(65316)});
+    CHECK(tandem::normalize({raw(1028), raw(103)}) == Vec2{raw(65209), raw(6534)});
+    CHECK(tandem::normalize({raw(-754), raw(37272)}) == Vec2{raw(-1325), raw(65523)});
     Rng rng{18};
     for (int i = 0; i < 50000; ++i) {
         const Vec2 a{raw(rng.raw()), raw(rng.raw())};
@@ -442,6 +448,10 @@ TEST_CASE("parse rejects malformed text and values that round outside the range"
                           "nan", "inf", "1.-5", "1.+5", "٣", "1\n"})
         CHECK_FALSE(tandem::parse(s).has_value());
     CHECK_FALSE(tandem::parse(std::string_view("1\0", 2)).has_value());
+    // A character just past '9' after the fraction's digits (':' - '0' is 10, a plausible
+    // "digit" to code that reads too far).
+    CHECK_FALSE(tandem::parse("1.5:").has_value());
+    CHECK_FALSE(tandem::parse("0.25:").has_value());
     CHECK(tandem::parse("32767.99998") == Fx::max());             // 2147483647.34
     CHECK_FALSE(tandem::parse("32767.999993").has_value());        // rounds to 2^31
     CHECK_FALSE(tandem::parse("32768").has_value());
@@ -450,6 +460,19 @@ TEST_CASE("parse rejects malformed text and values that round outside the range"
     CHECK(tandem::parse("-32768.000007") == Fx::min());           // -2^31 - 0.46 rounds in range
     CHECK_FALSE(tandem::parse("-32768.00001").has_value());        // -2^31 - 0.66
     CHECK_FALSE(tandem::parse("-32769").has_value());
+}
+
+TEST_CASE("parse reads only its view, never the characters after it") {
+    // Views into longer text, the next character a digit each time: a parser that looked one
+    // past its end would read it as part of the number.
+    const std::string_view text = "12345.6789";
+    CHECK(tandem::parse(text.substr(0, 2)) == Fx::from_int(12));
+    CHECK(tandem::parse(text.substr(0, 7)) == tandem::parse("12345.6"));
+    CHECK(tandem::parse(text.substr(1, 1)) == Fx::from_int(2));
+    const std::string_view signed_text = "-75";
+    CHECK(tandem::parse(signed_text.substr(0, 2)) == Fx::from_int(-7));
+    CHECK_FALSE(tandem::parse(signed_text.substr(0, 1)).has_value());
+    CHECK_FALSE(tandem::parse(text.substr(0, 6)).has_value());  // "12345." has no fraction digit
 }
 
 TEST_CASE("parse of random decimals equals an exact Wide reference") {
@@ -489,6 +512,12 @@ TEST_CASE("to_string prints the shortest decimal that parses back to the same va
     CHECK(tandem::to_string(Fx::min()) == "-32768");
     CHECK(tandem::to_string(tandem::fx::pi) == "3.14159");
     CHECK(tandem::to_string(raw(32768)) == "0.5");
+    // Two shortest decimals parse back alike when the value lies exactly between them: the
+    // nearest one is printed and a tie goes to the even last digit. 1024 / 2^16 = 0.015625
+    // (0.01562 and 0.01563 both parse to 1024), 3072 / 2^16 = 0.046875.
+    CHECK(tandem::to_string(raw(1024)) == "0.01562");
+    CHECK(tandem::to_string(raw(3072)) == "0.04688");
+    CHECK(tandem::to_string(raw(-3072)) == "-0.04688");
     auto check = [](int32_t r) {
         const std::string s = tandem::to_string(raw(r));
         const auto back = tandem::parse(s);

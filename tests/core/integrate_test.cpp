@@ -1,4 +1,4 @@
-// Properties of src/core/integrate.*: the seed's claims about the three integrators stated
+// Properties of src/core/integrate.*: the documented claims about the three integrators stated
 // as measured numbers with named bounds, and the exactness of the fixed-timestep helpers.
 // Every reference here is exact integer arithmetic; no float decides a pass.
 #include "tandem/core/integrate.hpp"
@@ -129,7 +129,7 @@ int64_t error_lsb(Fx x, Wide reference_units) { return error_units(x, reference_
 
 TEST_CASE("with a dyadic step velocity Verlet reproduces the parabola to the last bit, and both Eulers miss by a*dt^2/2 every step") {
     // dt = 1/64, a = -10, v0 = 5: every term of the exact parabola is a multiple of 2^-16,
-    // so the seed's "exact at any timestep" is checkable bit for bit. a*dt^2/2 = 80 LSB.
+    // so the claim "exact at any timestep" is checkable bit for bit. a*dt^2/2 = 80 LSB.
     const State1 start{Fx::zero(), Fx::from_int(5)};
     const ConstantAcceleration gravity{Fx::from_int(-10)};
     State1 verlet = start, semi = start, expl = start;

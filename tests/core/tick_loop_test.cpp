@@ -22,7 +22,7 @@ constexpr int64_t ms = tandem::ns_per_ms;
 // An arbitrary wall-clock origin (2023-11-14 in Unix ns), as in a real server.
 constexpr int64_t base = 1'700'000'000 * tandem::ns_per_second;
 
-// The seed's 30 Hz loop: a 33 ms step and a 50 ms hard ceiling (about 1.5 steps), the
+// A 30 Hz loop: a 33 ms step and a 50 ms hard ceiling (about 1.5 steps), the
 // frame-budget table's round numbers, which keep the expected values readable.
 TickLoopConfig loop_33ms(uint32_t max_catch_up) {
     return {.step_ns = 33 * ms,

@@ -268,3 +268,41 @@ TEST_CASE("isqrt_round of random values of every size is the nearest integer") {
         REQUIRE(!u128_le(tandem::detail::mul_u64(f + 1, f + 1), {m, 0}));
     }
 }
+
+TEST_CASE("isqrt_floor_bitwise, which builds the compile-time tables, is the floor square root everywhere") {
+    // Exhaustively small, then around squares up to the top of uint64 (the tables use
+    // arguments up to 2^64 - 2^56), and random values checked by the 128-bit product bound.
+    uint64_t s = 0;
+    for (uint64_t n = 0; n < 100000; ++n) {
+        while ((s + 1) * (s + 1) <= n) ++s;
+        REQUIRE(tandem::detail::isqrt_floor_bitwise(n) == s);
+    }
+    for (uint64_t r : {uint64_t{3}, uint64_t{65535}, uint64_t{0x7FFFFFFF}, uint64_t{0x80000000}, uint64_t{0xFFFFFFFE},
+                       uint64_t{0xFFFFFFFF}}) {
+        const uint64_t sq = r * r;
+        CHECK(tandem::detail::isqrt_floor_bitwise(sq) == r);
+        CHECK(tandem::detail::isqrt_floor_bitwise(sq - 1) == r - 1);
+        CHECK(tandem::detail::isqrt_floor_bitwise(sq + 1) == r);
+    }
+    CHECK(tandem::detail::isqrt_floor_bitwise(UINT64_MAX) == 0xFFFFFFFFu);
+    static_assert(tandem::detail::isqrt_floor_bitwise(uint64_t{1} << 62) == uint64_t{1} << 31);
+    Rng rng{8};
+    for (int i = 0; i < 100000; ++i) {
+        const uint64_t m = rng.next() >> (rng.next() % 64);
+        const uint64_t f = tandem::detail::isqrt_floor_bitwise(m);
+        REQUIRE(u128_le(tandem::detail::mul_u64(f, f), {m, 0}));
+        REQUIRE(!u128_le(tandem::detail::mul_u64(f + 1, f + 1), {m, 0}));
+    }
+}
+
+TEST_CASE("ties_to_even_up rounds up above half, never below, and at half only an odd quotient") {
+    using tandem::detail::ties_to_even_up;
+    CHECK(ties_to_even_up(6, 5, 2));         // above half
+    CHECK_FALSE(ties_to_even_up(4, 5, 3));   // below half, whatever the quotient
+    CHECK(ties_to_even_up(5, 5, 3));         // a tie, odd quotient: up to 4
+    CHECK_FALSE(ties_to_even_up(5, 5, 2));   // a tie, even quotient: stays
+    // A negative floored quotient: -3 at a tie goes up to -2, the even neighbour.
+    CHECK(ties_to_even_up(int32_t{0x8000}, int32_t{0x8000}, int32_t{-3}));
+    CHECK_FALSE(ties_to_even_up(int32_t{0x8000}, int32_t{0x8000}, int32_t{-4}));
+    CHECK(ties_to_even_up(uint64_t{1} << 63, uint64_t{1} << 63, UINT64_MAX));
+}

@@ -63,7 +63,7 @@ constexpr int64_t mul_round(int32_t a, int32_t b) {
     const int64_t p = int64_t{a} * int64_t{b};
     int64_t q = p >> Fx::frac_bits;  // arithmetic shift (defined in C++20): floor
     const int64_t rem = p & 0xFFFF;
-    if (rem > 0x8000 || (rem == 0x8000 && (q & 1) != 0)) ++q;
+    if (ties_to_even_up(rem, int64_t{0x8000}, q)) ++q;
     return q;
 }
 
@@ -74,7 +74,7 @@ constexpr int64_t div_round(int32_t a, int32_t b) {
     const uint64_t d = b < 0 ? uint64_t{0} - static_cast<uint64_t>(int64_t{b}) : static_cast<uint64_t>(b);
     uint64_t q = n / d;
     const uint64_t r = n % d;
-    if (2 * r > d || (2 * r == d && (q & 1) != 0)) ++q;
+    if (ties_to_even_up(2 * r, d, q)) ++q;
     // q <= 2^47, so the cast is exact.
     return negative ? -static_cast<int64_t>(q) : static_cast<int64_t>(q);
 }
@@ -139,7 +139,7 @@ constexpr int32_t ceil_int(Fx a) { return static_cast<int32_t>((int64_t{a.raw()}
 constexpr int32_t round_int(Fx a) {
     int32_t q = a.raw() >> Fx::frac_bits;
     const int32_t rem = a.raw() & 0xFFFF;
-    if (rem > 0x8000 || (rem == 0x8000 && (q & 1) != 0)) ++q;  // q <= 32767: no overflow
+    if (detail::ties_to_even_up(rem, int32_t{0x8000}, q)) ++q;  // q <= 32767: no overflow
     return q;
 }
 
@@ -223,7 +223,7 @@ inline Vec2 rotate(Vec2 a, Fx angle) {
     auto round_q32 = [](int64_t v) {
         int64_t q = v >> Fx::frac_bits;  // floor
         const int64_t rem = v & 0xFFFF;
-        if (rem > 0x8000 || (rem == 0x8000 && (q & 1) != 0)) ++q;
+        if (detail::ties_to_even_up(rem, int64_t{0x8000}, q)) ++q;
         return Fx::from_raw(detail::saturate32(q));
     };
     return {round_q32(x), round_q32(y)};

@@ -1,6 +1,7 @@
 // tandem::Wide: a portable signed 128-bit integer (two's complement, uint64_t lo + int64_t hi)
 // for intermediate results that overflow 64 bits (dot products, squared distances, Q32.32
-// sums). No __int128: i686 GCC and wasm32 lack it, and every build must compute the same bits.
+// sums). No __int128: i686 GCC lacks it (x86-64 GCC, clang and em++ for wasm32 have it), and
+// one portable path on every target is what makes every build compute the same bits.
 #pragma once
 
 #include <bit>
@@ -10,6 +11,15 @@
 namespace tandem {
 
 namespace detail {
+
+// The library's one rounding rule, for a quotient q already floored and its remainder
+// compared with half the divisor (both scaled alike, e.g. 2r against d): true when q must go
+// up by one, i.e. the remainder is above half, or exactly half and q is odd (ties to even,
+// so no direction is favoured). T is any integer type.
+template <class T>
+constexpr bool ties_to_even_up(T remainder, T half, T quotient) {
+    return remainder > half || (remainder == half && (quotient & 1) != 0);
+}
 
 // Unsigned 64 x 64 -> 128 product from 32-bit limbs (portable to 32-bit targets).
 struct U128 {
@@ -55,20 +65,28 @@ constexpr uint64_t div_u128_u64(uint64_t u1, uint64_t u0, uint64_t v, uint64_t& 
     return q1 * b + q0;
 }
 
+// floor(sqrt(v)) one bit at a time, exact for every uint64_t: the integer square root the
+// compile-time tables are built with (core's sqrt segments, the world's gravity table and the
+// seed below). At run time isqrt_floor_u64 is the fast one.
+constexpr uint64_t isqrt_floor_bitwise(uint64_t v) {
+    uint64_t root = 0;
+    for (uint64_t bit = uint64_t{1} << 62; bit != 0; bit >>= 2) {
+        if (v >= root + bit) {
+            v -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+    }
+    return root;
+}
+
 // floor(sqrt(i * 2^56)) for i in [64, 256]: the seed of isqrt for a normalised argument.
 struct SqrtSeed {
     uint64_t v[257] = {};
     constexpr SqrtSeed() {
-        for (uint64_t i = 64; i <= 256; ++i) {
-            uint64_t lo = uint64_t{1} << 31, hi = uint64_t{1} << 32;  // sqrt(2^62) .. sqrt(2^64)
-            if (i == 256) { v[i] = hi; continue; }                  // i * 2^56 would overflow
-            const uint64_t n = i << 56;
-            while (hi - lo > 1) {  // invariant lo^2 <= n < hi^2
-                const uint64_t mid = lo + (hi - lo) / 2;
-                if (mid * mid <= n) lo = mid; else hi = mid;
-            }
-            v[i] = lo;
-        }
+        for (uint64_t i = 64; i < 256; ++i) v[i] = isqrt_floor_bitwise(i << 56);
+        v[256] = uint64_t{1} << 32;  // sqrt(2^64): i * 2^56 itself would overflow
     }
 };
 inline constexpr SqrtSeed sqrt_seed{};
@@ -175,7 +193,7 @@ public:
         uint64_t r = 0;
         uint64_t q = detail::div_u128_u64(mhi, mlo, md, r);
         const uint64_t rest = md - r;  // r < md; compare 2r with md without overflow
-        if (r > rest || (r == rest && (q & 1) != 0)) {
+        if (detail::ties_to_even_up(r, rest, q)) {
             if (q == UINT64_MAX) return negative ? INT64_MIN : INT64_MAX;
             ++q;
         }
