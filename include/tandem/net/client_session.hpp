@@ -257,7 +257,6 @@ private:
     bool resume_open_ = false;          // a decision whose "until verified" is still running
     int64_t resume_decided_at_ = 0;
     int64_t last_advance_at_ = 0;
-    bool advanced_once_ = false;
     std::optional<Desync> pending_desync_;
 
     // Reconnect.
