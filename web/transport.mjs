@@ -27,6 +27,7 @@ export class Transport {
    *   onOpen?: (nowMs: number) => void,
    *   onMessage: (bytes: Uint8Array, nowMs: number) => void,
    *   onClose?: (code: number, reason: string, nowMs: number) => void,
+   *   retryDelayMs?: () => number,
    *   onState?: (state: {state: string, attempt: number, retryInMs?: number, code?: number, reason?: string}) => void,
    * }} handlers
    */
@@ -83,7 +84,9 @@ export class Transport {
         this.#handlers.onState?.({ state: 'closed', attempt: this.#attempt, code: event.code, reason: event.reason });
         return;
       }
-      const retryInMs = reconnectDelayMs(this.#attempt);
+      // The owner's schedule when it has one (the client session's, which restarts only once a
+      // tick verifies, so a socket that opens and is refused at once still backs off).
+      const retryInMs = this.#handlers.retryDelayMs?.() ?? reconnectDelayMs(this.#attempt);
       this.#attempt += 1;
       this.#handlers.onState?.({ state: 'waiting', attempt: this.#attempt, retryInMs, code: event.code, reason: event.reason });
       this.#retryTimer = setTimeout(() => {

@@ -37,6 +37,7 @@ export class SessionAdapter {
         // A refusal (version, fingerprint, room full) must not be retried in a loop.
         if (!this.#session.shouldReconnect()) this.#transport.stop();
       },
+      retryDelayMs: () => this.#session.reconnectDelayMs,
       onState: (s) => { this.#connection = connectionOf(s); },
     });
     this.actions = {
