@@ -10,29 +10,12 @@
 //    per target.
 // Prints each check, then "N passed, M failed" last.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { counts, expect, finish, outDir, readReport, root, run } from './lib/check-harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../..');
-const check = join(root, 'build-scripts/check-determinism');
-const outDir = join(root, 'build/determinism');
-mkdirSync(outDir, { recursive: true });
-
-const started = Date.now();
-let passed = 0;
-let failed = 0;
-const expect = (ok, what) => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (ok) passed += 1; else failed += 1;
-};
-const run = (args, { quiet = false } = {}) => {
-  const r = spawnSync(check, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', quiet ? 'pipe' : 'inherit', 'pipe'], maxBuffer: 256 << 20 });
-  if (!quiet && r.stderr) process.stdout.write(r.stderr);
-  return r;
-};
-const readReport = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
 
 // 1. Bad arguments.
 {
@@ -84,7 +67,7 @@ const readReport = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, '
   const r = spawnSync(process.execPath, [join(here, 'float-scan-selftest.mjs')], { cwd: root, encoding: 'utf8' });
   process.stdout.write(r.stdout + r.stderr);
   const m = r.stdout.match(/^(\d+) passed, (\d+) failed$/m);
-  if (m) { passed += Number(m[1]); failed += Number(m[2]); } else expect(false, 'float-scan-selftest printed its counts');
+  if (m) { counts.passed += Number(m[1]); counts.failed += Number(m[2]); } else expect(false, 'float-scan-selftest printed its counts');
 }
 
 // 4. Quick mode on every target.
@@ -130,6 +113,4 @@ const readReport = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, '
   }
 }
 
-console.log(`\ndeterminism quick test: ${((Date.now() - started) / 1000).toFixed(0)} s`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish('determinism quick test');

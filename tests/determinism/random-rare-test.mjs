@@ -5,28 +5,9 @@
 // that the perturbed CLI fails and the reference passes with `tandem run --world FILE`.
 // Native targets only, so it stays fast. Prints each check, then "N passed, M failed" last.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../..');
-const check = join(root, 'build-scripts/check-determinism');
-const outDir = join(root, 'build/determinism');
-mkdirSync(outDir, { recursive: true });
-
-const started = Date.now();
-let passed = 0;
-let failed = 0;
-const expect = (ok, what) => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (ok) passed += 1; else failed += 1;
-};
-const run = (args, { quiet = false } = {}) => {
-  const r = spawnSync(check, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', quiet ? 'pipe' : 'inherit', 'pipe'], maxBuffer: 256 << 20 });
-  if (!quiet && r.stderr) process.stdout.write(r.stderr);
-  return r;
-};
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, finish, outDir, readReport, root, run } from './lib/check-harness.mjs';
 
 // 1. Bad arguments of the random mode.
 for (const [args, says] of [
@@ -44,7 +25,7 @@ const json = join(outDir, 'random-rare.json');
 rmSync(json, { force: true });
 console.log('\n== check-determinism --random --targets perturbed-rare (TANDEM_PERTURB_RARE)');
 const r = run(['--random', '--targets', 'perturbed-rare', '--no-scan', '--json-out', json]);
-const report = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null;
+const report = readReport(json);
 expect(r.status === 1, `the check exits 1 (exit ${r.status})`);
 const cells = report?.cells.filter((c) => c.target === 'perturbed-rare') ?? [];
 const divergent = cells.filter((c) => c.status === 'divergent');
@@ -69,6 +50,4 @@ if (s && !s.error) {
   expect(s.command === `${join(root, 'build/native-perturbed-rare/src/cli/tandem')} run --world ${s.file}`,    `the report prints the one command: ${s.command}`);
 }
 
-console.log(`\ndeterminism random rare-path test: ${((Date.now() - started) / 1000).toFixed(0)} s`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish('determinism random rare-path test');
