@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "net/recording.hpp"
 #include "tandem/net/replay.hpp"
 
 using namespace tandem;
@@ -17,20 +18,14 @@ using namespace tandem::net;
 
 namespace {
 
-using Bytes = std::vector<uint8_t>;
+using testing::Bytes;
+using testing::encoded;
 constexpr int64_t ms = 1'000'000;
 
 world::WorldConfig small_config() {
     world::WorldConfig c = world::default_config();
     c.pellet_count = 64;   // keeps a thousand steps cheap under the sanitizers
     return c;
-}
-
-template <class M>
-Bytes encoded(const M& m) {
-    Bytes out;
-    encode(out, m);
-    return out;
 }
 
 // The room's side, by hand: a world stepped here, its frames encoded with the codec.
