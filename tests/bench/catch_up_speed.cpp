@@ -1,0 +1,150 @@
+// Catch-up speed: how many ticks a second a client session applies (step, digest, verify)
+// while it catches up after a hidden tab, on the path a page takes. Built natively and to wasm
+// (run under Node); tests/bench/catch_up_speed.mjs runs both side by side and prints the ratio.
+// A room with the default world and 16 players steering every tick; one of them is suspended
+// for SECONDS (default 5) while the room runs on, then resumed and driven at 60 frames a second
+// of simulated time until it has caught up. Only the session's advance() calls are timed (a
+// steady clock), so the figure is the session's own work, not the room's.
+// It asserts nothing beyond "the session caught up without a baseline" and prints figures.
+#include <chrono>
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "tandem/net/client_session.hpp"
+#include "tandem/net/protocol.hpp"
+#include "tandem/net/room.hpp"
+#include "tandem/world/world.hpp"
+
+using namespace tandem;
+using namespace tandem::net;
+
+namespace {
+
+int64_t steady_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+constexpr int64_t tick_ns = 1'000'000'000 / 60;
+constexpr int64_t frame_budget_ns = 16'000'000;  // a page at 60 Hz gives each frame about this
+constexpr uint32_t players = 16;
+
+struct Figures {
+    uint64_t ticks = 0;        // ticks applied from resume to caught up
+    uint64_t calls = 0;        // advance() calls (page frames) it took
+    int64_t advance_ns = 0;    // steady time inside those calls
+    uint64_t baselines = 0;    // must stay as before the suspend: a catch-up, not a resync
+    int64_t step_cost_ns = 0;  // the session's own measure when it resumed
+};
+
+Figures run(uint64_t away_ticks) {
+    RoomConfig config;
+    config.max_players = players;
+    Room room = Room::create(config).value();
+    int64_t now = 0;
+    std::vector<uint8_t> message;
+
+    // 15 players as bare protocol clients: they steer every tick and never read (the room's
+    // flow control stops sending to them after its window; their inputs still land).
+    std::vector<uint32_t> bots;
+    for (uint32_t i = 0; i + 1 < players; ++i) {
+        const uint32_t id = room.connect(now);
+        message.clear();
+        encode(message, Hello{protocol_version, world::fingerprint_hash(), Role::play});
+        room.receive(id, message, now);
+        bots.push_back(id);
+    }
+    ClientSession session(Role::play, now);
+    session.set_clock(steady_ns);
+    const uint32_t me = room.connect(now);
+    session.on_connected(now);
+
+    std::vector<Outgoing> sends;
+    std::vector<CloseRequest> closes;
+    std::vector<std::vector<uint8_t>> out;
+    uint32_t sequence = 0;
+    auto room_tick = [&](bool deliver) {
+        ++sequence;
+        for (size_t b = 0; b < bots.size(); ++b) {
+            message.clear();
+            // A target that moves every tick: a circle of radius 64 around a point per bot.
+            const int32_t phase = static_cast<int32_t>((sequence * 7 + b * 37) % 64);
+            encode(message, InputMsg{sequence, Vec2{Fx::from_int(200 + 40 * static_cast<int32_t>(b) + phase),
+                                                    Fx::from_int(300 + phase)}});
+            room.receive(bots[b], message, now);
+        }
+        room.tick(now);
+        room.take_outbox(sends, closes);
+        for (const Outgoing& o : sends)
+            if (o.to == me && deliver) session.receive(*o.bytes, now);
+        sends.clear();
+        closes.clear();
+    };
+    auto client_frame = [&](Figures* f) {
+        const int64_t t0 = steady_ns();
+        const uint32_t applied = session.advance(now, frame_budget_ns);
+        if (f != nullptr) {
+            f->advance_ns += steady_ns() - t0;
+            f->ticks += applied;
+            ++f->calls;
+        }
+        out.clear();
+        session.take_outgoing(out);
+        for (const auto& m : out) room.receive(me, m, now);
+    };
+
+    // Two seconds of live play, so the session has measured its step cost.
+    for (int i = 0; i < 120; ++i) {
+        now += tick_ns;
+        room_tick(true);
+        client_frame(nullptr);
+    }
+    // Away: the page stops running; its socket keeps receiving (a hidden tab's does).
+    session.on_suspend(now);
+    for (uint64_t i = 0; i < away_ticks; ++i) {
+        now += tick_ns;
+        room_tick(true);
+    }
+    const uint64_t baselines_before = session.figures().baselines;
+    Figures f;
+    f.step_cost_ns = session.step_cost_ns();
+    session.on_resume(now);
+    for (int frame = 0; frame < 100'000; ++frame) {
+        now += tick_ns;
+        room_tick(true);
+        client_frame(&f);
+        const SessionFigures s = session.figures();
+        if (s.last_resume.until_verified_ns >= 0 && s.lag_ticks <= caught_up_ticks) break;
+    }
+    f.baselines = session.figures().baselines - baselines_before;
+    return f;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const double seconds = argc > 1 ? std::strtod(argv[1], nullptr) : 5.0;
+    if (!(seconds > 0 && seconds <= 60)) {
+        std::fprintf(stderr, "catch_up_speed: SECONDS must be in (0, 60], got %s\n", argv[1]);
+        return 2;
+    }
+    const uint64_t away = static_cast<uint64_t>(seconds * 60);
+    const Figures f = run(away);
+    if (f.baselines != 0) {
+        std::fprintf(stderr,
+                     "catch_up_speed: the session resynced from a baseline instead of catching up: %" PRIu64
+                     " missed ticks times its measured step cost exceed its catch-up budget (1 s); try fewer seconds\n",
+                     away);
+        std::fprintf(stderr, "catch_up_speed: step cost measured before the resume: %.0f us\n",
+                     static_cast<double>(f.step_cost_ns) * 1e-3);
+        return 1;
+    }
+    std::printf("away_ticks=%" PRIu64 " caught_up_ticks=%" PRIu64 " frames=%" PRIu64 " advance_ms=%.1f ticks_per_s=%.0f step_cost_before_us=%.0f\n",
+                away, f.ticks, f.calls, static_cast<double>(f.advance_ns) * 1e-6,
+                static_cast<double>(f.ticks) * 1e9 / static_cast<double>(f.advance_ns),
+                static_cast<double>(f.step_cost_ns) * 1e-3);
+    return 0;
+}
