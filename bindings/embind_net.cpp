@@ -384,6 +384,8 @@ val session_figures(const SessionBox& b) {
     o.set("bytesIn", number(f.bytes_in));
     o.set("bytesOut", number(f.bytes_out));
     o.set("bytesInPerSec", number(f.bytes_in_per_sec));
+    o.set("bytesOutPerSec", number(f.bytes_out_per_sec));
+    o.set("droppedMs", ms_from_ns(f.dropped_ns));
     o.set("malformedIn", number(f.malformed_in));
     o.set("framesIgnored", number(f.frames_ignored));
     o.set("rttMs", ms_or_null(f.rtt_ns));
@@ -409,6 +411,7 @@ val session_figures(const SessionBox& b) {
         lr.set("behindTicks", number(r.behind_ticks));
         lr.set("ticks", number(r.ticks));
         lr.set("baselineBytes", number(r.bytes));
+        lr.set("droppedMs", ms_from_ns(r.dropped_ns));
         lr.set("verifiedAfterMs", ms_or_null(r.until_verified_ns));
         o.set("lastResume", lr);
     }

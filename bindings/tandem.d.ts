@@ -655,9 +655,9 @@ export interface SessionFigures {
     verifiedTick: number | null; verifiedTicks: number;
     mismatches: { tick: number; section: string | null; sections: string[] | null; healed: boolean }[];
   };
-  rttMs: number | null; bytesInPerSec: number; bytesOutPerSec: null; droppedMs: null; stepCostMs: number;
+  rttMs: number | null; bytesInPerSec: number; bytesOutPerSec: number; droppedMs: number; stepCostMs: number;
   lastResume: null | { awayMs: number; path: 'catch_up' | 'baseline' | 'idle'; ticks: number; frames: number;
-    baselineBytes: number; droppedMs: null; verifiedAfterMs: number | null };
+    baselineBytes: number; droppedMs: number; verifiedAfterMs: number | null };
   error: null | { code: string; message: string };
   session: Record<string, unknown>;
 }
