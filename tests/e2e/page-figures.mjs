@@ -4,6 +4,7 @@
 // hidden tab, bytes on the wire per client, and the page's weight. Run by hand, not a test:
 //   node tests/e2e/page-figures.mjs [--repeat N]   (after build-scripts/build native and wasm)
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -26,14 +27,15 @@ if (![REPEAT, TICKS, WARMUP].every((n) => Number.isInteger(n) && n > 0)) {
 
 const best = (xs) => Math.min(...xs);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
-const f1 = (x) => x.toFixed(1);
-const f3 = (x) => x.toFixed(3);
+const f1 = (x) => (x == null ? '-' : x.toFixed(1));
+const f3 = (x) => (x == null ? '-' : x.toFixed(3));
 const spread = (xs, fmt = f1) => `best ${fmt(best(xs))}, median ${fmt(median(xs))} (n=${xs.length}: ${xs.map(fmt).join(' ')})`;
 
 function machine() {
   const lscpu = execFileSync('lscpu', { encoding: 'utf8' });
   const field = (name) => new RegExp(`^${name}:\\s*(.+)$`, 'm').exec(lscpu)?.[1] ?? '?';
-  return `${field('Model name')}, ${field('CPU\\(s\\)')} CPUs (${field('Hypervisor vendor')}), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+  return `${field('Model name')} (family ${field('CPU family')} model ${field('Model')} stepping ${field('Stepping')}), ` +
+    `${field('CPU\\(s\\)')} CPUs, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
 }
 
 // ---- Navigation to first verified tick -------------------------------------------------------
@@ -80,13 +82,43 @@ async function firstVerifiedFirefox(firefox, origin) {
 
 // ---- Step cost: the same scenario in the page's wasm and in the native CLI --------------------
 
+// CPU seconds of every process in a process group (a browser and all it started), from
+// /proc: user + system time at 100 ticks a second. A machine shared with other jobs inflates
+// wall times by whatever else runs; CPU time is what the loop itself cost. It errs against the
+// browser (its other processes and threads count too, idle as they are here).
+function groupCpuSeconds(pgid) {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try { stat = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(rest[2]) !== pgid) continue;
+    ticks += Number(rest[11]) + Number(rest[12]);
+  }
+  return ticks / 100;
+}
+
+/** The loop in a browser page: wall ms per tick (in the page) and CPU ms per tick (the browser's processes), after the warm-up. */
+async function pageStep(run, pgid, name, ticks) {
+  await run(stepPrepare(name, WARMUP));
+  const cpu0 = groupCpuSeconds(pgid);
+  const r = await run(stepLoop(ticks));
+  const cpu1 = groupCpuSeconds(pgid);
+  return { wallMs: r.ms, cpuMs: ((cpu1 - cpu0) * 1000) / ticks, digest: r.digest };
+}
+
 // In a page of the server's origin with nothing else running (not the demo): the scenario
 // stepped `ticks` times after `warmup`, wall time per tick (performance.now() around a loop of
 // 100 ms or more, so its coarse resolution does not matter).
-const stepLoop = (name, warmup, ticks) => `(async () => {
+const stepPrepare = (name, warmup) => `(async () => {
   const { default: createTandem } = await import('/pkg/tandem.mjs');
   const tandem = window.__stepTandem ??= await createTandem();
-  const s = tandem.Scenario.open(${JSON.stringify(name)}).step(${warmup});
+  window.__stepScenario = tandem.Scenario.open(${JSON.stringify(name)}).step(${warmup});
+  return true;
+})()`;
+const stepLoop = (ticks) => `(() => {
+  const s = window.__stepScenario;
   const t0 = performance.now();
   for (let i = 0; i < ${ticks}; ++i) s.step();
   const ms = (performance.now() - t0) / ${ticks};
@@ -121,16 +153,17 @@ async function catchUpFrames(chromium, origin) {
   await sleep(5000);
   await restore();
   await page.evaluate(() => window.__tandem.resetFrames());
-  await page.waitForFunction(() => { const r = window.__tandem.figures().lastResume; return r !== null && r.awayMs >= 4000 && r.verifiedAfterMs != null; },
-    null, { timeout: 60_000, polling: 20 });
+  const resume = await (await page.waitForFunction(() => { const r = window.__tandem.figures().lastResume; return r !== null && r.awayMs >= 4000 && r.verifiedAfterMs != null && r; },
+    null, { timeout: 60_000, polling: 20 })).jsonValue();
   // The catch-up is over once the session verifies the ticks it missed; a second of frames
   // after that, so the window holds the whole catch-up and its first live frames.
   await sleep(1000);
   const result = await page.evaluate(() => {
     const f = window.__tandem.figures();
     const gaps = window.__tandem.frameGaps().sort((a, b) => a - b);
-    return { resume: f.lastResume, frames: window.__tandem.frames(), p99GapMs: gaps[Math.min(gaps.length - 1, Math.floor(gaps.length * 0.99))] ?? null };
+    return { later: f.lastResume, frames: window.__tandem.frames(), p99GapMs: gaps[Math.min(gaps.length - 1, Math.floor(gaps.length * 0.99))] ?? null };
   });
+  result.resume = resume;
   await page.close();
   return result;
 }
@@ -204,23 +237,26 @@ try {
   const cpage = await chromium.context.newPage();
   await cpage.goto(`${server.origin}/healthz`);
   await navigate(firefox.bidi, firefox.tab, `${server.origin}/healthz`);
+  const inChromium = (expression) => cpage.evaluate(expression);
+  const inFirefox = (expression) => evaluate(firefox.bidi, firefox.tab, expression);
   for (const name of ['trig', 'orbits']) {
-    const runs = { chromium: [], firefox: [], nativeWall: [], nativeCpu: [] };
+    const runs = { native: { wall: [], cpu: [] }, chromium: { wall: [], cpu: [] }, firefox: { wall: [], cpu: [] } };
     const digests = new Set([nativeDigest(name)]);
     for (let r = 0; r < REPEAT; ++r) {
-      const c = await cpage.evaluate(stepLoop(name, WARMUP, TICKS));
-      const x = await evaluate(firefox.bidi, firefox.tab, stepLoop(name, WARMUP, TICKS));
+      const c = await pageStep(inChromium, chromium.pid, name, TICKS);
+      const x = await pageStep(inFirefox, firefox.pid, name, TICKS);
       const n = nativePerTick(name);
-      runs.chromium.push(c.ms);
-      runs.firefox.push(x.ms);
-      runs.nativeWall.push(n.wallMs);
-      runs.nativeCpu.push(n.cpuMs);
+      for (const [who, m] of [['chromium', c], ['firefox', x], ['native', n]]) {
+        runs[who].wall.push(m.wallMs);
+        runs[who].cpu.push(m.cpuMs);
+      }
       digests.add(c.digest).add(x.digest);
     }
-    console.log(`step ${name} (ticks ${WARMUP + 1}..${WARMUP + TICKS}), ms per tick, wall:`);
-    console.log(`  native    ${spread(runs.nativeWall, f3)}  [CPU ${spread(runs.nativeCpu, f3)}]`);
-    for (const browser of ['chromium', 'firefox']) {
-      console.log(`  ${browser.padEnd(9)} ${spread(runs[browser], f3)}  ratio to native wall: best ${(best(runs[browser]) / best(runs.nativeWall)).toFixed(2)}x, median ${(median(runs[browser]) / median(runs.nativeWall)).toFixed(2)}x`);
+    console.log(`step ${name} (ticks ${WARMUP + 1}..${WARMUP + TICKS}), ms per tick:`);
+    for (const who of ['native', 'chromium', 'firefox']) {
+      const ratio = who === 'native' ? '' : `  CPU ratio to native: best ${(best(runs[who].cpu) / best(runs.native.cpu)).toFixed(2)}x, median ${(median(runs[who].cpu) / median(runs.native.cpu)).toFixed(2)}x;` +
+        ` wall ratio: best ${(best(runs[who].wall) / best(runs.native.wall)).toFixed(2)}x`;
+      console.log(`  ${who.padEnd(9)} CPU ${spread(runs[who].cpu, f3)}; wall ${spread(runs[who].wall, f3)}${ratio ? `\n           ${ratio}` : ''}`);
     }
     console.log(`  same final digest everywhere: ${digests.size === 1 ? 'yes' : `NO (${[...digests].join(' ')})`}`);
   }
@@ -231,7 +267,8 @@ try {
   const catchUps = [];
   for (let r = 0; r < Math.min(REPEAT, 3); ++r) catchUps.push(await catchUpFrames(chromium, server.origin));
   for (const c of catchUps) {
-    console.log(`catch-up after 5 s hidden: path ${c.resume.path}, ${c.resume.ticks} ticks, verified again in ${f1(c.resume.verifiedAfterMs)} ms; ` +
+    const later = c.later.awayMs === c.resume.awayMs ? '' : ` (then another resume: ${c.later.path} after a ${f1(c.later.awayMs)} ms gap)`;
+    console.log(`catch-up after 5 s hidden: path ${c.resume.path}, ${c.resume.ticks} ticks, verified again in ${f1(c.resume.verifiedAfterMs)} ms${later}; ` +
       `frames ${c.frames.frames}, work p50 ${f1(c.frames.p50WorkMs)} p99 ${f1(c.frames.p99WorkMs)} max ${f1(c.frames.maxWorkMs)} ms, simulation max ${f1(c.frames.maxAdvanceMs)} ms, gap p99 ${f1(c.p99GapMs ?? NaN)} ms`);
   }
 
