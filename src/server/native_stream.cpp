@@ -147,7 +147,7 @@ bool NativeStreams::start(const NativeStreamRequest& request, std::function<void
             }
         }
         {
-            const std::lock_guard lock(mutex_);
+            const std::lock_guard stored(mutex_);
             std::vector<uint64_t>& kept = digests_[request.scenario];
             if (digests.size() > kept.size()) kept = std::move(digests);
             busy_ = false;

@@ -27,7 +27,7 @@ async function verifiesTicks(page, count, timeoutMs = 60_000) {
 
 describe('the offline mode: a Room in the page', () => {
   test('?offline: the page plays beside 3 scripted bots and its session verifies 300 ticks of the in-page room', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline');
+    const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256');
     const v = await verifiesTicks(page, 300);
     const f = await figures(page);
     assert.equal(f.mode, 'offline');
@@ -49,7 +49,7 @@ describe('the offline mode: a Room in the page', () => {
 
   test('no server at the page\'s address: the page falls back to the offline mode by itself and the HUD says "offline: no server at ..."', async () => {
     // The static server answers no WebSocket: the socket never opens.
-    const page = await openDemo(env.browser.context, env.server.origin, '');
+    const page = await openDemo(env.browser.context, env.server.origin, '?pellets=256');
     await page.waitForFunction(() => window.__tandem.mode === 'offline', null, { timeout: 15_000 });
     await verifiesTicks(page, 60);
     const wsUrl = `ws://${new URL(env.server.origin).host}/ws`;
@@ -59,7 +59,7 @@ describe('the offline mode: a Room in the page', () => {
   });
 
   test('hidden behind another tab for 5 s in the offline mode: the session catches up or takes a baseline, verifies again and goes on', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline');
+    const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256');
     await verifiesTicks(page, 60);
     const startedAt = Date.now();
     const restore = await hideBehindAnotherTab(page);
@@ -82,7 +82,7 @@ describe('the offline mode: a Room in the page', () => {
   });
 
   test('"Check against native" offline: trig\'s 2001 digests in this tab equal the native stream shipped with the page', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline&check=trig');
+    const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256&check=trig');
     const text = await clickAndRead(page, 'check-native', 240_000);
     console.log(`# ${text}`);
     assert.equal(text, 'trig: 2,001 ticks, all identical to the native stream shipped with the page');
@@ -92,7 +92,7 @@ describe('the offline mode: a Room in the page', () => {
   });
 
   test('"Check against native" names the first differing tick when the native stream disagrees', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline&check=trig');
+    const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256&check=trig');
     // The shipped stream with tick 7's digest altered, served in its place.
     await page.route('**/native/trig.txt', async (route) => {
       const body = await (await route.fetch()).text();
@@ -106,7 +106,7 @@ describe('the offline mode: a Room in the page', () => {
   });
 
   test('"Download replay" offline: the file the browser saves passes the native `tandem replay`', { skip: existsSync(tandemBinary) ? false : `no ${tandemBinary}` }, async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline');
+    const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256');
     await verifiesTicks(page, 120);
     const { file, dir, said } = await downloadReplay(page);
     const result = await nativeReplay(file);

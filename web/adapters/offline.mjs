@@ -7,6 +7,9 @@
 
 // Bots that play beside the person (seats after the person's), each on a path of its own seed.
 export const OFFLINE_BOTS = 3;
+// The most time one timer callback pays the room in ticks: a little over a hidden tab's one
+// timer a second. A longer stall (a frozen tab) is dropped, as a stalled server drops ticks.
+export const ROOM_MAX_CATCH_UP_MS = 1100;
 
 export class OfflineAdapter {
   mode = 'offline';
@@ -38,12 +41,18 @@ export class OfflineAdapter {
     this.#room = new tandem.Room({ seed, pelletCount: pellets });
     const { world } = this.#room.limits();
     this.arenaSize = world.arenaSize / 65536;
-    // The room's rate on the core's fixed-step clock, as the server's tick timer keeps it.
-    this.#clock = tandem.FixedTimestep.fromHz(world.tickHz);
+    // The room's rate on the core's fixed-step clock. Its catch-up cap is raised from 250 ms
+    // to ROOM_MAX_CATCH_UP_MS: a hidden tab runs timers about once a second, and a room that
+    // dropped three quarters of that time would fall behind the clock the session estimates
+    // its absence by (it would then wait seconds for ticks the room never ran).
+    const base = tandem.FixedTimestep.fromHz(world.tickHz);
+    this.#clock = base.withMaxFrameMs(ROOM_MAX_CATCH_UP_MS);
+    base.delete();
     this.#session = new tandem.ClientSession({ watch, nowMs });
     this.modeLabel = `offline: ${reason}. A room in this tab runs the match: ${watch ? 'watching' : 'you and'} ${OFFLINE_BOTS} scripted bots`;
-    // The person first, so a player gets seat 1; the bots take the next seats.
+    // The person's hello first, so a player gets seat 1; the bots take the next seats.
     this.#connect(nowMs);
+    this.#deliver(nowMs);
     for (let k = 0; k < OFFLINE_BOTS; ++k) {
       // Bot seeds from the page's seed: a reload with the same ?seed shows the same paths.
       const bot = new tandem.ScriptedBot({ seed: (seed % 2 ** 40) * 8 + k + 1 });
