@@ -8,7 +8,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { clickAndRead, downloadReplay, nativeReplay } from './lib/actions.mjs';
 import { hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
-import { assertSaysAway, openDemo, pageState, serverAndBrowser, sleep, tandemBinary } from './lib/harness.mjs';
+import { assertSaysAway, openDemo, serverAndBrowser, sleep, tandemBinary } from './lib/harness.mjs';
 
 const env = serverAndBrowser(launchChromium);
 const figures = (page) => page.evaluate(() => window.__tandem.figures());
@@ -61,21 +61,29 @@ describe('the offline mode: a Room in the page', () => {
   test('hidden behind another tab for 5 s in the offline mode: the session catches up or takes a baseline, verifies again and goes on', async () => {
     const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256');
     await verifiesTicks(page, 60);
+    // Every resume the session reports and the HUD line beside it, sampled in the page: on a
+    // slow machine a later backlog (frames arriving faster than a slow page applies them) is a
+    // resume of its own and replaces this one in the figures.
+    await page.evaluate(() => {
+      window.resumesSeen = [];
+      setInterval(() => {
+        const r = window.__tandem.figures().lastResume;
+        if (r !== null) window.resumesSeen.push({ ...r, text: window.__tandem.resumeText() });
+      }, 20);
+    });
     const startedAt = Date.now();
     const restore = await hideBehindAnotherTab(page);
     await sleep(5000);
     await restore();
     const spanMs = Date.now() - startedAt;
-    await page.waitForFunction(() => {
-      const r = window.__tandem.figures().lastResume;
-      return r !== null && r.awayMs >= 4000 && r.verifiedAfterMs != null;
-    }, null, { timeout: 60_000, polling: 50 });
-    const state = await pageState(page);
-    console.log(`# offline, hidden 5 s: path ${state.figures.lastResume.path}, verified again in ${state.figures.lastResume.verifiedAfterMs.toFixed(0)} ms; HUD: ${state.resumeText}`);
-    assert.match(state.figures.lastResume.path, /^(catch_up|baseline)$/);
-    assertSaysAway(state.resumeText, 5000, spanMs);
+    await page.waitForFunction(() => window.resumesSeen.some((r) => r.awayMs >= 4000 && r.verifiedAfterMs != null && r.text.includes('verified again')),
+      null, { timeout: 60_000, polling: 100 });
+    const resume = await page.evaluate(() => window.resumesSeen.find((r) => r.awayMs >= 4000 && r.verifiedAfterMs != null && r.text.includes('verified again')));
+    console.log(`# offline, hidden 5 s: path ${resume.path}, verified again in ${resume.verifiedAfterMs.toFixed(0)} ms; HUD: ${resume.text}`);
+    assert.match(resume.path, /^(catch_up|baseline)$/);
+    assertSaysAway(resume.text, 5000, spanMs);
     // The room ran while the tab was hidden (its timers slowed, not stopped): there was something to catch up.
-    assert.ok(state.figures.lastResume.frames > 0 || state.figures.lastResume.baselineBytes > 0, JSON.stringify(state.figures.lastResume));
+    assert.ok(resume.path === 'baseline' || resume.ticks > 60, JSON.stringify(resume));
     await verifiesTicks(page, 120);
     assert.deepEqual(page.problems, []);
     await page.close();

@@ -198,6 +198,6 @@ describe('the page against `tandem serve`', { skip }, () => {
   });
 
   test.todo('hidden for 60 s: back to verified within 500 ms of becoming visible, and the server\'s /metrics show bounded memory for that client');
-  test.todo('offline mode (a Room in the page) and "Check against native": the page\'s digest stream matches the native one tick by tick');
-  test.todo('a version mismatch is shown to the person');
+  // The offline mode and "Check against native": offline.test.mjs and native-check.test.mjs;
+  // a version or fingerprint refusal shown to the person: native-check.test.mjs.
 });
