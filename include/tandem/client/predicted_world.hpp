@@ -25,7 +25,7 @@ namespace tandem::client {
 
 struct PredictConfig {
     // The most ticks the predicted world may run ahead of the confirmed one.
-    uint32_t window_ticks = 10;
+    uint32_t window_ticks = 12;
     // The most predicted-world steps one update may run (a rollback's re-simulation plus the
     // steps forward): bounds a frame's cost. At least window_ticks, so that a rollback always
     // reaches the tick that was on screen and the picture never goes back in time.
