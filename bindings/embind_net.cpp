@@ -380,7 +380,7 @@ val session_render_view(SessionBox& b, double now_ms) {
     for (const w::Event& e : v.events) {
         val ev = val::object();
         ev.set("kind", std::string(w::event_name(e.kind)));
-        ev.set("tick", number(v.tick));
+        ev.set("tick", number(b.predicted && v.has_world ? pv.confirmed_tick : v.tick));   // the confirmed step's
         ev.set("player", e.player);
         ev.set("pellet", e.pellet);
         events.call<void>("push", ev);
