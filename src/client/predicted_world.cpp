@@ -128,10 +128,8 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
     player_ = sf.player;
 
     auto record_resim = [&](uint32_t ticks, int64_t ns) {
-        resim_ticks_[resim_count_ % resim_history] = ticks;
-        resim_ns_[resim_count_ % resim_history] = ns;
-        ++resim_count_;
-        figures_.resim_ticks_last = ticks;
+        frame_resim_ticks_ += ticks;
+        frame_resim_ns_ += ns;
     };
     if (!confirmed) {
         // No world held (waiting for a baseline): nothing to predict from.
@@ -242,6 +240,15 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
     }
     if (predicted_->tick < target) ++figures_.budget_cuts;
     record_resim(resimulated, resim_ns);
+}
+
+void PredictedWorld::end_frame() {
+    resim_ticks_[resim_count_ % resim_history] = frame_resim_ticks_;
+    resim_ns_[resim_count_ % resim_history] = frame_resim_ns_;
+    ++resim_count_;
+    figures_.resim_ticks_last = frame_resim_ticks_;
+    frame_resim_ticks_ = 0;
+    frame_resim_ns_ = 0;
 }
 
 PredictedView PredictedWorld::render_view(const net::ClientSession& session, int64_t now) const {

@@ -74,10 +74,7 @@ struct Match {
                     p.id = room.connect(now);
                     p.session.on_connected(now);
                 }
-                for (Bytes& b : p.down.drain_due(now)) {
-                    p.session.receive(b, now);
-                    p.update(now);
-                }
+                for (Bytes& b : p.down.drain_due(now)) p.session.receive(b, now);
                 for (Bytes& b : p.up.drain_due(now)) room.receive(p.id, b, now);
                 if (auto target = steer(t, i)) {
                     p.session.steer(*target, now);
@@ -85,6 +82,7 @@ struct Match {
                 }
                 p.session.advance(now, 8 * ms);
                 p.update(now);
+                if (p.predicted) p.predicted->end_frame();
                 if (p.predicted && p.predicted->world()) p.predicted_digest[p.predicted->world()->tick] = world::digest(*p.predicted->world());
                 if (check) check(t, p);
                 std::vector<Bytes> out;

@@ -48,7 +48,7 @@ std::string_view error_name(PredictConfigError e);
 std::string_view describe(PredictConfigError e);
 
 // How many samples of lead (sent-to-landed ticks) the depth is the median of, and how many
-// updates the per-frame re-simulation percentile covers.
+// frames the per-frame re-simulation percentile covers.
 inline constexpr uint32_t lead_samples = 9;
 inline constexpr uint32_t resim_history = 256;
 
@@ -62,8 +62,8 @@ struct PredictionFigures {
     uint64_t rollbacks = 0;            // verified ticks that contradicted the prediction
     uint64_t rollbacks_per_sec = 0;    // over the session clock's last 8 s
     uint64_t resimulated_ticks = 0;    // steps re-run by rollbacks, in all
-    uint32_t resim_ticks_last = 0;     // in the last update
-    uint32_t resim_ticks_p99 = 0;      // over the last resim_history updates
+    uint32_t resim_ticks_last = 0;     // in the last frame (see end_frame)
+    uint32_t resim_ticks_p99 = 0;      // over the last resim_history frames
     int64_t resim_ns_p99 = -1;         // the same, timed (-1 without a clock)
     int64_t resim_ns_max = -1;
     uint64_t budget_cuts = 0;          // updates that stopped short of the target tick
@@ -98,6 +98,9 @@ public:
     // the ticks it verified and the steer it sent, rolls back when the prediction was wrong,
     // and runs forward toward the confirmed tick plus the depth, within the budget.
     void update(net::ClientSession& session, int64_t now);
+    // Closes one frame of the page (after the update that follows advance): the re-simulation
+    // since the previous call becomes one sample of the per-frame figures.
+    void end_frame();
 
     PredictedView render_view(const net::ClientSession& session, int64_t now) const;
     PredictionFigures figures() const;
@@ -161,6 +164,8 @@ private:
     std::array<uint32_t, resim_history> resim_ticks_{};
     std::array<int64_t, resim_history> resim_ns_{};
     uint32_t resim_count_ = 0;
+    uint32_t frame_resim_ticks_ = 0;
+    int64_t frame_resim_ns_ = 0;
     PredictionFigures figures_;
 };
 
