@@ -201,6 +201,12 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
         // further), so the picture never goes back in time; a rebuild only to the target.
         const uint64_t goal = std::min(mispredicted ? std::max(predicted_before, target) : target, limit);
         while (predicted_->tick < goal && budget > 0) {
+            // The time budget (with a clock only): past it, the picture runs less far ahead
+            // this frame rather than make the frame late; at least one step is made.
+            if (clock_ && config_.resim_budget_ns > 0 && resimulated > 0 && clock_() - t0 >= config_.resim_budget_ns) {
+                budget = 0;
+                break;
+            }
             step_predicted(now);
             --budget;
             if (mispredicted) ++resimulated;

@@ -30,6 +30,11 @@ struct PredictConfig {
     // steps forward): bounds a frame's cost. At least window_ticks, so that a rollback always
     // reaches the tick that was on screen and the picture never goes back in time.
     uint32_t resim_budget_ticks = 16;
+    // With a clock set (set_clock), a rollback also stops re-simulating once it has taken
+    // this long (0: no time limit): the predicted world then runs less far ahead for a few
+    // frames instead of making the frame late. Without a clock only the tick budget holds,
+    // so a run without a clock decides the same everywhere.
+    int64_t resim_budget_ns = 4'000'000;
     // The depth used until the first own input comes back in a frame (then measured).
     uint32_t initial_depth_ticks = 6;
     // The corrections' decay (arena units): a small offset fades slowly, a large one fast.
