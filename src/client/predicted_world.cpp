@@ -178,8 +178,10 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
     const uint64_t predicted_before = predicted_ ? predicted_->tick : confirmed->tick;
     if (auto sent = session.last_input_sent(); sent && sent->sequence > last_seen_sent_) {
         last_seen_sent_ = sent->sequence;
+        // It lands where the measured lead says, wherever the predicted world is now: one
+        // held back by the budget must not apply it early (and so mispredict it).
         if (sent->sequence > verified_sequence_ && sf.role == net::Role::play)
-            pending_.push_back(Pending{sent->sequence, sent->target, std::max(predicted_before, confirmed->tick) + 1, confirmed->tick});
+            pending_.push_back(Pending{sent->sequence, sent->target, confirmed->tick + target_depth() + 1, confirmed->tick});
     }
 
     const uint64_t base = confirmed->tick;
