@@ -22,6 +22,7 @@
 #include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
 #include "tandem/core/timestep.hpp"
+#include "tandem/net/bot.hpp"
 #include "tandem/net/client_session.hpp"
 #include "tandem/net/protocol.hpp"
 #include "tandem/net/replay.hpp"
@@ -413,6 +414,8 @@ val session_figures(const SessionBox& b) {
     o.set("bytesIn", number(f.bytes_in));
     o.set("bytesOut", number(f.bytes_out));
     o.set("bytesInPerSec", number(f.bytes_in_per_sec));
+    o.set("bytesOutPerSec", number(f.bytes_out_per_sec));
+    o.set("droppedMs", ms_from_ns(f.dropped_ns));
     o.set("malformedIn", number(f.malformed_in));
     o.set("framesIgnored", number(f.frames_ignored));
     o.set("rttMs", ms_or_null(f.rtt_ns));
@@ -438,6 +441,7 @@ val session_figures(const SessionBox& b) {
         lr.set("behindTicks", number(r.behind_ticks));
         lr.set("ticks", number(r.ticks));
         lr.set("baselineBytes", number(r.bytes));
+        lr.set("droppedMs", ms_from_ns(r.dropped_ns));
         lr.set("verifiedAfterMs", ms_or_null(r.until_verified_ns));
         o.set("lastResume", lr);
     }
@@ -491,6 +495,47 @@ val session_figures(const SessionBox& b) {
 val session_export_replay(const SessionBox& b) { return copy_out(b.session.export_replay()); }
 void session_corrupt_once(SessionBox& b) { b.session.corrupt_once_for_testing(); }
 
+// ---- ScriptedBot --------------------------------------------------------------------------------
+
+// A room's scripted player (the page's offline mode): bytes in, bytes out, figures.
+struct BotBox {
+    net::ScriptedBot bot;
+    std::vector<uint8_t> message;               // receive(): the caller's bytes, reused
+    std::vector<std::vector<uint8_t>> outgoing;
+};
+
+// The seed arrives as a JS number net.mjs has checked to be a safe integer >= 0.
+val bot_create(double seed) { return val(std::make_unique<BotBox>(BotBox{net::ScriptedBot(static_cast<uint64_t>(seed)), {}, {}})); }
+void bot_on_connected(BotBox& b) { b.bot.on_connected(); }
+void bot_receive(BotBox& b, const val& bytes) {
+    copy_in(bytes, b.message);
+    b.bot.receive(b.message);
+}
+val bot_take_outgoing(BotBox& b) {
+    b.outgoing.clear();
+    b.bot.take_outgoing(b.outgoing);
+    val out = val::array();
+    for (const auto& m : b.outgoing) out.call<void>("push", copy_out(m));
+    b.outgoing.clear();
+    return out;
+}
+val bot_figures(const BotBox& b) {
+    const net::BotFigures& f = b.bot.figures();
+    val o = val::object();
+    o.set("welcomed", f.welcomed);
+    o.set("player", f.player == net::watcher_id ? val::null() : val(f.player));
+    o.set("tick", number(f.tick));
+    o.set("steersSent", f.steers_sent);
+    o.set("acksSent", number(f.acks_sent));
+    o.set("malformedIn", number(f.malformed_in));
+    o.set("refused", f.refused);
+    val target = val::object();
+    target.set("x", b.bot.target().x.raw());
+    target.set("y", b.bot.target().y.raw());
+    o.set("target", target);
+    return o;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(tandem_net) {
@@ -533,4 +578,11 @@ EMSCRIPTEN_BINDINGS(tandem_net) {
         .function("exportReplay", &session_export_replay)
         .function("corruptOnce", &session_corrupt_once);
     function("session_create", &session_create);
+
+    class_<BotBox>("ScriptedBot")
+        .function("onConnected", &bot_on_connected)
+        .function("receive", &bot_receive)
+        .function("takeOutgoing", &bot_take_outgoing)
+        .function("figures", &bot_figures);
+    function("bot_create", &bot_create);
 }

@@ -168,8 +168,8 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
       },
       rttMs: f.rttMs,
       bytesInPerSec: f.bytesInPerSec,
-      bytesOutPerSec: null,
-      droppedMs: null,
+      bytesOutPerSec: f.bytesOutPerSec,
+      droppedMs: f.droppedMs,
       stepCostMs: f.stepCostMs,
       lastResume: f.lastResume === null ? null : {
         awayMs: f.lastResume.awayMs,
@@ -177,7 +177,7 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
         ticks: f.lastResume.ticks,
         frames: f.lastResume.behindTicks,
         baselineBytes: f.lastResume.baselineBytes,
-        droppedMs: null,
+        droppedMs: f.lastResume.droppedMs,
         verifiedAfterMs: f.lastResume.verifiedAfterMs,
       },
       error: f.error,
@@ -272,9 +272,46 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
     }
   }
 
+  // ---- ScriptedBot ------------------------------------------------------------------------------
+
+  /**
+   * A scripted player for a Room with no server around it (the demo page's offline mode): it
+   * sends a hello, steers along waypoints drawn from its seed and acks the frames it is sent
+   * (with the room's own digest: it holds no world). Connect it like a client: room.connect,
+   * then move its takeOutgoing() to room.receive and the room's sends to it to receive().
+   */
+  class ScriptedBot {
+    #h;
+
+    /** @param {{seed: number}} options seed: a safe integer >= 0 that chooses the path */
+    constructor({ seed } = {}) {
+      this.#h = own(this, m.bot_create(integer('new ScriptedBot: seed', seed, 0, Number.MAX_SAFE_INTEGER)));
+    }
+
+    #live() {
+      if (this.#h === null) throw new Error('ScriptedBot has been deleted');
+      return this.#h;
+    }
+
+    /** The connection opened: queues the hello. */
+    onConnected() { this.#live().onConnected(); }
+    /** One whole server message. */
+    receive(bytes) { this.#live().receive(bytesOf('ScriptedBot.receive', bytes, LIMITS.serverMessage)); }
+    /** The messages to send, in order; empties the queue. */
+    takeOutgoing() { return this.#live().takeOutgoing(); }
+    /** {welcomed, player, tick, steersSent, acksSent, malformedIn, refused, target: {x, y} raw}. */
+    figures() { return this.#live().figures(); }
+
+    delete() {
+      release(this, this.#h);
+      this.#h = null;
+    }
+  }
+
   if (Symbol.dispose) {
+    ScriptedBot.prototype[Symbol.dispose] = ScriptedBot.prototype.delete;
     Room.prototype[Symbol.dispose] = Room.prototype.delete;
     ClientSession.prototype[Symbol.dispose] = ClientSession.prototype.delete;
   }
-  return { Room, ClientSession, Replay, ReplayError };
+  return { Room, ClientSession, ScriptedBot, Replay, ReplayError };
 }

@@ -545,6 +545,7 @@ export interface Scenario extends Deletable {
 export interface Tandem {
   readonly Room: RoomConstructor;
   readonly ClientSession: ClientSessionConstructor;
+  readonly ScriptedBot: ScriptedBotConstructor;
   readonly Replay: ReplayStatic;
   readonly ReplayError: typeof ReplayError;
 }
@@ -678,9 +679,9 @@ export interface SessionFigures {
     verifiedTick: number | null; verifiedTicks: number;
     mismatches: { tick: number; section: string | null; sections: string[] | null; healed: boolean }[];
   };
-  rttMs: number | null; bytesInPerSec: number; bytesOutPerSec: null; droppedMs: null; stepCostMs: number;
+  rttMs: number | null; bytesInPerSec: number; bytesOutPerSec: number; droppedMs: number; stepCostMs: number;
   lastResume: null | { awayMs: number; path: 'catch_up' | 'baseline' | 'idle'; ticks: number; frames: number;
-    baselineBytes: number; droppedMs: null; verifiedAfterMs: number | null };
+    baselineBytes: number; droppedMs: number; verifiedAfterMs: number | null };
   error: null | { code: string; message: string };
   /** null unless the session was created with `predict: true`. */
   prediction: PredictionFigures | null;
@@ -705,4 +706,23 @@ export interface ClientSession extends Deletable {
   corruptOnce(): void;
   /** Re-runs what the session received in this build: a sentence saying whether it agrees. */
   checkAgainstNative(): string;
+}
+
+export interface ScriptedBotConstructor {
+  /** @param options.seed a safe integer >= 0 choosing the bot's path; otherwise RangeError */
+  new (options: { seed: number }): ScriptedBot;
+}
+
+/**
+ * A scripted player for a Room with no server around it: hello, steers along waypoints drawn
+ * from its seed, an ack every 6 frames with the room's own digest (it holds no world).
+ */
+export interface ScriptedBot extends Deletable {
+  onConnected(): void;
+  receive(bytes: Uint8Array | ArrayBufferView | ArrayBuffer): void;
+  takeOutgoing(): Uint8Array[];
+  figures(): {
+    welcomed: boolean; player: number | null; tick: number; steersSent: number; acksSent: number;
+    malformedIn: number; refused: boolean; target: { x: number; y: number };
+  };
 }

@@ -27,6 +27,8 @@ export function parseOptions(search, location) {
     debug: flag('debug'),
     // A named scenario played in the page (watch only): its script drives every input.
     scenario: q.get('scenario') || null,
+    // The scenario "Check against native" runs (default: ?scenario's, else orbits).
+    check: q.get('check') || null,
     seed: integer('seed', LOCAL_DEFAULTS.seed),
     pellets: integer('pellets', LOCAL_DEFAULTS.pellets),
     // The server's WebSocket: the page's own host unless ?server= names another.

@@ -24,6 +24,7 @@ ClientSession::ClientSession(Role role, int64_t now) : role_(role), last_advance
     figures_.role = role;
     append_replay_header(replay_);
     in_rate_.elapsed(now);
+    out_rate_.elapsed(now);
 }
 
 void ClientSession::set_clock(int64_t (*now_ns)()) { clock_ = now_ns; }
@@ -35,6 +36,7 @@ int64_t ClientSession::tick_ns() const {
 
 void ClientSession::queue(std::vector<uint8_t> bytes) {
     figures_.bytes_out += bytes.size();
+    out_rate_.add(bytes.size());
     outgoing_.push_back(std::move(bytes));
 }
 
@@ -190,10 +192,17 @@ void ClientSession::on_baseline(const Baseline& baseline, std::span<const uint8_
         return;
     }
     record(bytes);
+    // World time jumped over instead of stepped: from the newest verified tick to the
+    // baseline's. A first join jumps over nothing, nor does a restarted room's lower tick.
+    const uint64_t skipped = figures_.baselines > 0 && baseline.tick > figures_.verified_tick
+                                 ? baseline.tick - figures_.verified_tick
+                                 : 0;
     world_ = std::move(decoded.value());
     ++world_epoch_;
     verified_.clear();
     config_ = world_->config;
+    const int64_t skipped_ns = mul_div_round(static_cast<int64_t>(std::min<uint64_t>(skipped, INT64_MAX)), tick_ns(), 1);
+    figures_.dropped_ns = sat_add(figures_.dropped_ns, skipped_ns);
     awaiting_baseline_ = false;
     catching_up_ = false;
     frames_.clear();
@@ -211,6 +220,7 @@ void ClientSession::on_baseline(const Baseline& baseline, std::span<const uint8_
         // ends as a resync: the baseline's bytes, verified again at the next tick.
         figures_.last_resume.path = ResumePath::resync;
         figures_.last_resume.bytes = bytes.size();
+        figures_.last_resume.dropped_ns = skipped_ns;
     }
     // Tell the room at once which tick is held: its flow control counts from here.
     if (welcomed_ && connected_) send_ack(now);
@@ -341,6 +351,7 @@ void ClientSession::on_resume(int64_t now) {
 
 uint32_t ClientSession::advance(int64_t now, int64_t budget_ns) {
     in_rate_.elapsed(now);
+    out_rate_.elapsed(now);
     if (suspended_) return 0;
     const int64_t since_last = std::max<int64_t>(0, sat_sub(now, last_advance_at_));
     last_advance_at_ = now;
@@ -461,6 +472,7 @@ SessionFigures ClientSession::figures() const {
     f.jitter_ns = timeline_.jitter().value_or(-1);
     f.step_cost_ns = step_cost_ns_;
     f.bytes_in_per_sec = in_rate_.per_sec();
+    f.bytes_out_per_sec = out_rate_.per_sec();
     return f;
 }
 

@@ -83,6 +83,7 @@ struct ResumeFigures {
     uint64_t behind_ticks = 0;        // the N the rule weighed
     uint64_t ticks = 0;               // catch-up: ticks stepped while catching up
     uint64_t bytes = 0;               // resync: bytes of the baseline that healed it
+    int64_t dropped_ns = 0;           // resync: world time the baseline jumped over
     int64_t until_verified_ns = -1;   // decision to the next verified tick (-1: not yet)
 };
 
@@ -108,6 +109,10 @@ struct SessionFigures {
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
     uint64_t bytes_in_per_sec = 0;           // rolling 8 s window
+    uint64_t bytes_out_per_sec = 0;          // rolling 8 s window
+    // World time jumped over by baselines instead of stepped (from the newest verified tick to
+    // the baseline's), summed over the session: what a resync skipped.
+    int64_t dropped_ns = 0;
     uint64_t malformed_in = 0;               // server messages that did not decode (ignored)
     uint64_t frames_ignored = 0;             // duplicates, or frames while waiting for a baseline
     int64_t rtt_ns = -1;                     // -1 until a ping is answered
@@ -286,6 +291,7 @@ private:
     bool replay_full_ = false;
     bool welcome_recorded_ = false;
     RateMeter in_rate_;
+    RateMeter out_rate_;
     SessionFigures figures_;
 };
 
