@@ -290,8 +290,7 @@ void follow(SessionBox& b, double now_ms) {
 void session_on_connected(SessionBox& b, double now_ms) { b.session.on_connected(ns_from_ms(now_ms)); }
 void session_receive(SessionBox& b, const val& bytes, double now_ms) {
     copy_in(bytes, b.message);
-    b.session.receive(b.message, ns_from_ms(now_ms));
-    follow(b, now_ms);
+    b.session.receive(b.message, ns_from_ms(now_ms));   // queued only: advance verifies
 }
 void session_on_disconnected(SessionBox& b, double now_ms) { b.session.on_disconnected(ns_from_ms(now_ms)); }
 bool session_should_reconnect(const SessionBox& b) { return b.session.should_reconnect(); }
@@ -307,6 +306,7 @@ val session_take_outgoing(SessionBox& b) {
 uint32_t session_advance(SessionBox& b, double now_ms, double budget_ms) {
     const uint32_t applied = b.session.advance(ns_from_ms(now_ms), ns_from_ms(budget_ms));
     follow(b, now_ms);
+    if (b.predicted) b.predicted->end_frame();   // one advance per page frame
     return applied;
 }
 void session_on_suspend(SessionBox& b, double now_ms) { b.session.on_suspend(ns_from_ms(now_ms)); }

@@ -128,10 +128,8 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
     player_ = sf.player;
 
     auto record_resim = [&](uint32_t ticks, int64_t ns) {
-        resim_ticks_[resim_count_ % resim_history] = ticks;
-        resim_ns_[resim_count_ % resim_history] = ns;
-        ++resim_count_;
-        figures_.resim_ticks_last = ticks;
+        frame_resim_ticks_ += ticks;
+        frame_resim_ns_ += ns;
     };
     if (!confirmed) {
         // No world held (waiting for a baseline): nothing to predict from.
@@ -180,8 +178,10 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
     const uint64_t predicted_before = predicted_ ? predicted_->tick : confirmed->tick;
     if (auto sent = session.last_input_sent(); sent && sent->sequence > last_seen_sent_) {
         last_seen_sent_ = sent->sequence;
+        // It lands where the measured lead says, wherever the predicted world is now: one
+        // held back by the budget must not apply it early (and so mispredict it).
         if (sent->sequence > verified_sequence_ && sf.role == net::Role::play)
-            pending_.push_back(Pending{sent->sequence, sent->target, std::max(predicted_before, confirmed->tick) + 1, confirmed->tick});
+            pending_.push_back(Pending{sent->sequence, sent->target, confirmed->tick + target_depth() + 1, confirmed->tick});
     }
 
     const uint64_t base = confirmed->tick;
@@ -203,6 +203,12 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
         // further), so the picture never goes back in time; a rebuild only to the target.
         const uint64_t goal = std::min(mispredicted ? std::max(predicted_before, target) : target, limit);
         while (predicted_->tick < goal && budget > 0) {
+            // The time budget (with a clock only): past it, the picture runs less far ahead
+            // this frame rather than make the frame late; at least one step is made.
+            if (clock_ && config_.resim_budget_ns > 0 && resimulated > 0 && clock_() - t0 >= config_.resim_budget_ns) {
+                budget = 0;
+                break;
+            }
             step_predicted(now);
             --budget;
             if (mispredicted) ++resimulated;
@@ -242,6 +248,15 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
     }
     if (predicted_->tick < target) ++figures_.budget_cuts;
     record_resim(resimulated, resim_ns);
+}
+
+void PredictedWorld::end_frame() {
+    resim_ticks_[resim_count_ % resim_history] = frame_resim_ticks_;
+    resim_ns_[resim_count_ % resim_history] = frame_resim_ns_;
+    ++resim_count_;
+    figures_.resim_ticks_last = frame_resim_ticks_;
+    frame_resim_ticks_ = 0;
+    frame_resim_ns_ = 0;
 }
 
 PredictedView PredictedWorld::render_view(const net::ClientSession& session, int64_t now) const {

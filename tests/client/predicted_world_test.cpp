@@ -74,10 +74,7 @@ struct Match {
                     p.id = room.connect(now);
                     p.session.on_connected(now);
                 }
-                for (Bytes& b : p.down.drain_due(now)) {
-                    p.session.receive(b, now);
-                    p.update(now);
-                }
+                for (Bytes& b : p.down.drain_due(now)) p.session.receive(b, now);
                 for (Bytes& b : p.up.drain_due(now)) room.receive(p.id, b, now);
                 if (auto target = steer(t, i)) {
                     p.session.steer(*target, now);
@@ -85,6 +82,7 @@ struct Match {
                 }
                 p.session.advance(now, 8 * ms);
                 p.update(now);
+                if (p.predicted) p.predicted->end_frame();
                 if (p.predicted && p.predicted->world()) p.predicted_digest[p.predicted->world()->tick] = world::digest(*p.predicted->world());
                 if (check) check(t, p);
                 std::vector<Bytes> out;
@@ -245,4 +243,42 @@ TEST_CASE("PredictedWorld: the confirmed world is untouched by prediction: a pre
     // Every tick from the baseline on was verified: none skipped.
     CHECK(fa.verified_ticks == a.session.confirmed_world()->tick - fa.last_baseline_tick);
     CHECK(world::digest(*a.session.confirmed_world()) == m.room_digest.at(a.session.confirmed_world()->tick));
+}
+
+namespace {
+// A clock that moves 1 ms each time it is read: re-simulation "costs" 1 ms a step.
+int64_t fake_ns = 0;
+int64_t fake_clock() { return fake_ns += 1'000'000; }
+}  // namespace
+
+TEST_CASE("PredictedWorld: with a clock, a rollback stops at the time budget; the prediction still converges once inputs stop") {
+    Match m(64);
+    PredictConfig config;
+    config.resim_budget_ns = 3'000'000;
+    Peer& me = m.add(true, 50 * ms, 0, config);
+    me.predicted->set_clock(&fake_clock);
+    m.add(false, 50 * ms, 0);
+    uint32_t most = 0;
+    const uint64_t last_steer = 400;
+    m.run(0, 700, [&](uint64_t t, size_t i) -> std::optional<Vec2> {
+        if (i == 1 && t >= 100 && t < last_steer && t % 2 == 0) return point(100 + static_cast<int32_t>((t * 11) % 800), 500);
+        return std::nullopt;
+    }, [&](uint64_t, Peer& p) {
+        if (p.predicted) most = std::max(most, p.predicted->figures().resim_ticks_last);
+    });
+    const auto f = me.predicted->figures();
+    INFO("rollbacks " << f.rollbacks << ", most re-simulated in a frame " << most << ", budget cuts " << f.budget_cuts);
+    CHECK(f.rollbacks > 20);
+    // The clock is read before each step after the first: the third read past the start is
+    // 3 ms, so three steps a rollback at most.
+    CHECK(most == 3);
+    CHECK(f.budget_cuts > 0);
+    uint64_t compared = 0;
+    for (const auto& [tick, digest] : me.predicted_digest) {
+        if (tick < last_steer + 60 || !m.room_digest.count(tick)) continue;
+        CHECK(digest == m.room_digest.at(tick));
+        ++compared;
+    }
+    CHECK(compared > 150);
+    CHECK(me.predicted->figures().depth_ticks == me.predicted->figures().target_depth_ticks);
 }

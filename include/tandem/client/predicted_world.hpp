@@ -30,6 +30,11 @@ struct PredictConfig {
     // steps forward): bounds a frame's cost. At least window_ticks, so that a rollback always
     // reaches the tick that was on screen and the picture never goes back in time.
     uint32_t resim_budget_ticks = 16;
+    // With a clock set (set_clock), a rollback also stops re-simulating once it has taken
+    // this long (0: no time limit): the predicted world then runs less far ahead for a few
+    // frames instead of making the frame late. Without a clock only the tick budget holds,
+    // so a run without a clock decides the same everywhere.
+    int64_t resim_budget_ns = 4'000'000;
     // The depth used until the first own input comes back in a frame (then measured).
     uint32_t initial_depth_ticks = 6;
     // The corrections' decay (arena units): a small offset fades slowly, a large one fast.
@@ -48,7 +53,7 @@ std::string_view error_name(PredictConfigError e);
 std::string_view describe(PredictConfigError e);
 
 // How many samples of lead (sent-to-landed ticks) the depth is the median of, and how many
-// updates the per-frame re-simulation percentile covers.
+// frames the per-frame re-simulation percentile covers.
 inline constexpr uint32_t lead_samples = 9;
 inline constexpr uint32_t resim_history = 256;
 
@@ -62,8 +67,8 @@ struct PredictionFigures {
     uint64_t rollbacks = 0;            // verified ticks that contradicted the prediction
     uint64_t rollbacks_per_sec = 0;    // over the session clock's last 8 s
     uint64_t resimulated_ticks = 0;    // steps re-run by rollbacks, in all
-    uint32_t resim_ticks_last = 0;     // in the last update
-    uint32_t resim_ticks_p99 = 0;      // over the last resim_history updates
+    uint32_t resim_ticks_last = 0;     // in the last frame (see end_frame)
+    uint32_t resim_ticks_p99 = 0;      // over the last resim_history frames
     int64_t resim_ns_p99 = -1;         // the same, timed (-1 without a clock)
     int64_t resim_ns_max = -1;
     uint64_t budget_cuts = 0;          // updates that stopped short of the target tick
@@ -98,6 +103,9 @@ public:
     // the ticks it verified and the steer it sent, rolls back when the prediction was wrong,
     // and runs forward toward the confirmed tick plus the depth, within the budget.
     void update(net::ClientSession& session, int64_t now);
+    // Closes one frame of the page (after the update that follows advance): the re-simulation
+    // since the previous call becomes one sample of the per-frame figures.
+    void end_frame();
 
     PredictedView render_view(const net::ClientSession& session, int64_t now) const;
     PredictionFigures figures() const;
@@ -161,6 +169,8 @@ private:
     std::array<uint32_t, resim_history> resim_ticks_{};
     std::array<int64_t, resim_history> resim_ns_{};
     uint32_t resim_count_ = 0;
+    uint32_t frame_resim_ticks_ = 0;
+    int64_t frame_resim_ns_ = 0;
     PredictionFigures figures_;
 };
 
