@@ -168,8 +168,8 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
       },
       rttMs: f.rttMs,
       bytesInPerSec: f.bytesInPerSec,
-      bytesOutPerSec: null,
-      droppedMs: null,
+      bytesOutPerSec: f.bytesOutPerSec,
+      droppedMs: f.droppedMs,
       stepCostMs: f.stepCostMs,
       lastResume: f.lastResume === null ? null : {
         awayMs: f.lastResume.awayMs,
@@ -177,10 +177,13 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
         ticks: f.lastResume.ticks,
         frames: f.lastResume.behindTicks,
         baselineBytes: f.lastResume.baselineBytes,
-        droppedMs: null,
+        droppedMs: f.lastResume.droppedMs,
         verifiedAfterMs: f.lastResume.verifiedAfterMs,
       },
       error: f.error,
+      // With `predict`: the predicted world's figures (depth, rollbacks, re-simulation cost,
+      // corrections); null for a lockstep session.
+      prediction: f.prediction,
       session: f,
     };
   }
@@ -189,16 +192,20 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
     #h;
 
     /**
-     * @param {{watch?: boolean, nowMs: number, measureStepCost?: boolean}} options
+     * @param {{watch?: boolean, nowMs: number, measureStepCost?: boolean, predict?: boolean}} options
      * measureStepCost (default true): time steps with performance.now() to fit advance()'s
      * budget; false assumes the session's fixed cost (reproducible decisions, e.g. in tests).
+     * predict (default false): renderView() draws a predicted world running ahead of the
+     * confirmed one (own steers at once, rolled back when others' inputs arrive); the
+     * confirmed world is still the one verified and the only one the wire hears about.
      */
-    constructor({ watch = false, nowMs, measureStepCost = true } = {}) {
+    constructor({ watch = false, nowMs, measureStepCost = true, predict = false } = {}) {
       if (typeof watch !== 'boolean') throw new TypeError(`new ClientSession: watch must be a boolean, got ${show(watch)}`);
       if (typeof measureStepCost !== 'boolean') {
         throw new TypeError(`new ClientSession: measureStepCost must be a boolean, got ${show(measureStepCost)}`);
       }
-      this.#h = own(this, m.session_create(watch, ms('new ClientSession: nowMs', nowMs), measureStepCost));
+      if (typeof predict !== 'boolean') throw new TypeError(`new ClientSession: predict must be a boolean, got ${show(predict)}`);
+      this.#h = own(this, m.session_create(watch, ms('new ClientSession: nowMs', nowMs), measureStepCost, predict));
     }
 
     #live() {

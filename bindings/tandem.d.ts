@@ -634,8 +634,11 @@ export interface ReplayStatic {
 }
 
 export interface ClientSessionConstructor {
-  /** measureStepCost (default true) times steps with performance.now() to fit advance()'s budget. */
-  new (options: { watch?: boolean; nowMs: number; measureStepCost?: boolean }): ClientSession;
+  /**
+   * measureStepCost (default true) times steps with performance.now() to fit advance()'s budget.
+   * predict (default false): renderView() draws the predicted world (docs/prediction.md).
+   */
+  new (options: { watch?: boolean; nowMs: number; measureStepCost?: boolean; predict?: boolean }): ClientSession;
 }
 
 /** web/adapters/README.md's render view. */
@@ -643,8 +646,28 @@ export interface SessionRenderView {
   hasWorld: boolean; tick: number; alpha: number; arenaSize: number | null; me: number | null;
   /** Views into the module's memory: valid until the next call into the module. */
   pellets: { current: Float32Array; previous: Float32Array | null };
+  /** With `predict`, positions include the correction still being eased. */
   wells: { player: number; x: number; y: number; prevX: number; prevY: number; targetX?: number; targetY?: number; score?: number }[];
+  /** Of the confirmed world's last step (a predicted step's effects could be taken back). */
   events: { kind: string; tick: number; player: number; pellet: number }[];
+  /** Whether this is a predicting session's view: then `tick` is the predicted tick. */
+  predicted: boolean;
+  /** The confirmed tick under a predicted view; null for a lockstep session. */
+  confirmedTick: number | null;
+}
+
+/** A predicting session's figures (docs/prediction.md, "The predicted client"). */
+export interface PredictionFigures {
+  active: boolean; predictedTick: number | null;
+  depthTicks: number; targetDepthTicks: number; windowTicks: number; leadSamples: number;
+  rollbacks: number; rollbacksPerSec: number; resimulatedTicks: number;
+  resimTicksLast: number; resimTicksP99: number;
+  /** Timed with performance.now() (null when measureStepCost is false). */
+  resimMsP99: number | null; resimMsMax: number | null;
+  budgetCuts: number; resets: number; corrections: number; lastCorrection: number;
+  monitorAlarms: number; pendingInputs: number;
+  /** The predicted world's digest (hex), or null without one. */
+  digest: string | null;
 }
 
 /** web/adapters/README.md's figures; `session` holds every figure of the C++ session. */
@@ -656,10 +679,12 @@ export interface SessionFigures {
     verifiedTick: number | null; verifiedTicks: number;
     mismatches: { tick: number; section: string | null; sections: string[] | null; healed: boolean }[];
   };
-  rttMs: number | null; bytesInPerSec: number; bytesOutPerSec: null; droppedMs: null; stepCostMs: number;
+  rttMs: number | null; bytesInPerSec: number; bytesOutPerSec: number; droppedMs: number; stepCostMs: number;
   lastResume: null | { awayMs: number; path: 'catch_up' | 'baseline' | 'idle'; ticks: number; frames: number;
-    baselineBytes: number; droppedMs: null; verifiedAfterMs: number | null };
+    baselineBytes: number; droppedMs: number; verifiedAfterMs: number | null };
   error: null | { code: string; message: string };
+  /** null unless the session was created with `predict: true`. */
+  prediction: PredictionFigures | null;
   session: Record<string, unknown>;
 }
 

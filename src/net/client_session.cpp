@@ -24,6 +24,7 @@ ClientSession::ClientSession(Role role, int64_t now) : role_(role), last_advance
     figures_.role = role;
     append_replay_header(replay_);
     in_rate_.elapsed(now);
+    out_rate_.elapsed(now);
 }
 
 void ClientSession::set_clock(int64_t (*now_ns)()) { clock_ = now_ns; }
@@ -35,6 +36,7 @@ int64_t ClientSession::tick_ns() const {
 
 void ClientSession::queue(std::vector<uint8_t> bytes) {
     figures_.bytes_out += bytes.size();
+    out_rate_.add(bytes.size());
     outgoing_.push_back(std::move(bytes));
 }
 
@@ -190,8 +192,17 @@ void ClientSession::on_baseline(const Baseline& baseline, std::span<const uint8_
         return;
     }
     record(bytes);
+    // World time jumped over instead of stepped: from the newest verified tick to the
+    // baseline's. A first join jumps over nothing, nor does a restarted room's lower tick.
+    const uint64_t skipped = figures_.baselines > 0 && baseline.tick > figures_.verified_tick
+                                 ? baseline.tick - figures_.verified_tick
+                                 : 0;
     world_ = std::move(decoded.value());
+    ++world_epoch_;
+    verified_.clear();
     config_ = world_->config;
+    const int64_t skipped_ns = mul_div_round(static_cast<int64_t>(std::min<uint64_t>(skipped, INT64_MAX)), tick_ns(), 1);
+    figures_.dropped_ns = sat_add(figures_.dropped_ns, skipped_ns);
     awaiting_baseline_ = false;
     catching_up_ = false;
     frames_.clear();
@@ -209,6 +220,7 @@ void ClientSession::on_baseline(const Baseline& baseline, std::span<const uint8_
         // ends as a resync: the baseline's bytes, verified again at the next tick.
         figures_.last_resume.path = ResumePath::resync;
         figures_.last_resume.bytes = bytes.size();
+        figures_.last_resume.dropped_ns = skipped_ns;
     }
     // Tell the room at once which tick is held: its flow control counts from here.
     if (welcomed_ && connected_) send_ack(now);
@@ -226,6 +238,8 @@ void ClientSession::on_sections(const Sections& sections, std::span<const uint8_
 
 void ClientSession::drop_world_and_resync(int64_t now) {
     world_.reset();
+    ++world_epoch_;
+    verified_.clear();
     frames_.clear();
     awaiting_baseline_ = true;
     catching_up_ = false;
@@ -276,6 +290,7 @@ bool ClientSession::step_one(int64_t now) {
     if (catching_up_) ++figures_.last_resume.ticks;
     // A resync is over at the first tick verified on its baseline (a catch-up when it ends).
     if (resume_open_ && figures_.last_resume.path == ResumePath::resync) close_resume(now);
+    if (keep_verified_) verified_.push_back(VerifiedTick{tick, std::move(frames_.front().frame.inputs)});
     frames_.pop_front();
     return true;
 }
@@ -336,6 +351,7 @@ void ClientSession::on_resume(int64_t now) {
 
 uint32_t ClientSession::advance(int64_t now, int64_t budget_ns) {
     in_rate_.elapsed(now);
+    out_rate_.elapsed(now);
     if (suspended_) return 0;
     const int64_t since_last = std::max<int64_t>(0, sat_sub(now, last_advance_at_));
     last_advance_at_ = now;
@@ -414,7 +430,8 @@ void ClientSession::maybe_send_steer(int64_t now) {
         return;
     }
     if (steered_once_ && sat_sub(now, last_steer_sent_at_) < tick_ns() * steer_interval_ticks) return;
-    send(InputMsg{next_sequence_++, *pending_steer_});
+    last_input_sent_ = InputMsg{next_sequence_++, *pending_steer_};
+    send(*last_input_sent_);
     ++figures_.inputs_sent;
     last_sent_steer_ = pending_steer_;
     pending_steer_.reset();
@@ -455,10 +472,21 @@ SessionFigures ClientSession::figures() const {
     f.jitter_ns = timeline_.jitter().value_or(-1);
     f.step_cost_ns = step_cost_ns_;
     f.bytes_in_per_sec = in_rate_.per_sec();
+    f.bytes_out_per_sec = out_rate_.per_sec();
     return f;
 }
 
 std::vector<uint8_t> ClientSession::export_replay() const { return replay_; }
+
+void ClientSession::keep_verified(bool on) {
+    keep_verified_ = on;
+    if (!on) verified_.clear();
+}
+
+void ClientSession::take_verified(std::vector<VerifiedTick>& out) {
+    for (auto& v : verified_) out.push_back(std::move(v));
+    verified_.clear();
+}
 
 void ClientSession::corrupt_once_for_testing() {
     if (world_) world_->captures ^= 1;

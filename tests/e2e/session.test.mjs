@@ -2,7 +2,8 @@
 // package, Chromium attached over CDP so hiding and freezing a tab are real. What is asserted
 // comes from inside the page (window.__tandem: the client session's own figures, C++ in wasm)
 // and from the server (/metrics). The thresholds are the issue's; the numbers measured on this
-// machine are in docs/performance.md.
+// machine are in docs/performance.md. The minute-long hidden-tab test runs only with
+// TANDEM_E2E_LONG=1 (skipped otherwise, to keep the default run short).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -22,6 +23,12 @@ function assertWithin(measuredMs, limitMs, what) {
   console.log(`# ${what}: ${measuredMs?.toFixed(1)} ms (limit ${limitMs} ms${STRICT ? '' : `, asserted ${bound} ms: not strict`})`);
   assert.ok(measuredMs !== null && measuredMs <= bound, `${what}: ${measuredMs} ms > ${bound} ms`);
 }
+// The minute-long test runs only with TANDEM_E2E_LONG=1 (README.md's command table).
+const LONG = process.env.TANDEM_E2E_LONG === '1';
+// The room's flow window (include/tandem/net/room.hpp: flow_window_seconds of ticks at 60 Hz,
+// flow_window_bytes): what it sends a client that stopped acking before it stops streaming.
+const FLOW_WINDOW_TICKS = 2 * TICK_HZ;
+const FLOW_WINDOW_BYTES = 192 * 1024;
 const skip = existsSync(tandemBinary) ? false : `no ${tandemBinary} (build-scripts/build native)`;
 
 const env = { server: null, browser: null };
@@ -104,6 +111,34 @@ describe('the page against `tandem serve`', { skip }, () => {
       await p.close();
     }
     await second.close();
+  });
+
+  test('the HUD shows bytes in and out per second and dropped time, from the session\'s figures; bytes out agree with what the server received', async () => {
+    const page = await openPlaying();
+    // The rates cover whole closed seconds: the first appears a second after joining.
+    await page.waitForFunction(() => window.__tandem.figures().bytesOutPerSec > 0 && window.__tandem.figures().bytesInPerSec > 0,
+      null, { timeout: 10_000, polling: 100 });
+    await sleep(200);   // the HUD's text is redrawn ten times a second
+    const shown = await page.evaluate(() => ({ in: document.getElementById('bw-in').textContent,
+      out: document.getElementById('bw-out').textContent, dropped: document.getElementById('dropped').textContent,
+      figures: (({ bytesInPerSec, bytesOutPerSec, droppedMs }) => ({ bytesInPerSec, bytesOutPerSec, droppedMs }))(window.__tandem.figures()) }));
+    console.log(`# HUD: in ${shown.in}, out ${shown.out}, dropped ${shown.dropped}; figures ${JSON.stringify(shown.figures)}`);
+    assert.match(shown.in, /^\d+(\.\d)? (B|KB|MB)\/s$/);
+    assert.match(shown.out, /^\d+(\.\d)? (B|KB|MB)\/s$/);
+    assert.match(shown.dropped, /^\d+ ms$|^\d+\.\d s$/);
+    assert.equal(shown.figures.droppedMs, 0, 'a page that joined and kept up jumped over nothing');
+    // The session's count of bytes sent against the server's count of bytes received from
+    // its only client, over the same 4 s.
+    assert.equal((await env.server.metrics()).tandem_ws_connections, 1);
+    const sample = async () => [(await sessionFigures(page)).bytesOut, (await env.server.metrics()).tandem_ws_bytes_received_total];
+    const [pageA, serverA] = await sample();
+    await sleep(4000);
+    const [pageB, serverB] = await sample();
+    const sent = pageB - pageA;
+    const received = serverB - serverA;
+    console.log(`# bytes out over 4 s: page ${sent} B, server received ${received} B`);
+    assert.ok(sent > 0 && Math.abs(sent - received) <= 0.1 * received + 200, `page sent ${sent} B, server received ${received} B`);
+    await page.close();
   });
 
   test('hidden behind another tab for 5 s: verified again within 250 ms of becoming visible, no frame callback over 50 ms, and the HUD line says how', async () => {
@@ -197,7 +232,61 @@ describe('the page against `tandem serve`', { skip }, () => {
     }
   });
 
-  test.todo('hidden for 60 s: back to verified within 500 ms of becoming visible, and the server\'s /metrics show bounded memory for that client');
+  // Long (a minute hidden): run with TANDEM_E2E_LONG=1.
+  test('hidden behind another tab for 60 s: verified again within 500 ms of becoming visible (catch-up or baseline, as the session decides), and the server held a bounded amount for that client meanwhile (/metrics)', { skip: LONG ? false : 'long: TANDEM_E2E_LONG=1' }, async () => {
+    const page = await openPlaying();
+    await verifiesTicks(page, 60, 10_000);
+    const before = await env.server.metrics();
+    assert.equal(before.tandem_ws_connections, 1, 'this page is the server\'s only client, so its totals are this client\'s');
+    // /metrics every 5 s while the page is hidden: what the server queues for it must stay
+    // bounded (flow control stops the stream of a client that does not ack) instead of
+    // growing with the absence.
+    const samples = [];
+    const hideAndSample = async (p) => {
+      const restore = await hideBehindAnotherTab(p);
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          samples.push(await env.server.metrics());
+          await sleep(5000);
+        }
+      })();
+      // The last sample is taken while the page is still hidden.
+      return async () => {
+        sampling = false;
+        await sampler;
+        samples.push(await env.server.metrics());
+        await restore();
+      };
+    };
+    const { resume, state, spanMs } = await awayAndBack(page, hideAndSample, 60_000);
+    const afterwards = await env.server.metrics();
+    const queued = Math.max(...samples.map((m) => m.tandem_ws_write_queue_bytes));
+    const sentWhileAway = samples.at(-1).tandem_ws_bytes_sent_total - samples[0].tandem_ws_bytes_sent_total;
+    const messagesWhileAway = samples.at(-1).tandem_ws_frames_sent_total - samples[0].tandem_ws_frames_sent_total;
+    const rssGrowth = Math.max(...samples.map((m) => m.process_resident_memory_bytes)) - before.process_resident_memory_bytes;
+    const pauses = afterwards.tandem_room_flow_control_pauses_total - before.tandem_room_flow_control_pauses_total;
+    console.log(`# hidden 60 s: path ${resume.path}, verified again in ${resume.verifiedAfterMs?.toFixed(1)} ms; HUD: ${state.resumeText}`);
+    console.log(`# hidden 60 s, server: ${samples.length} samples, most queued ${queued} B, sent while away ${sentWhileAway} B in ${messagesWhileAway} messages, ` +
+      `peak per connection ${afterwards.tandem_ws_write_queue_peak_bytes} B (cap ${afterwards.tandem_ws_write_queue_cap_bytes}), ` +
+      `RSS growth ${(rssGrowth / 2 ** 20).toFixed(1)} MiB, flow-control pauses ${pauses}`);
+    // Bounded: the room stopped streaming to the silent page (a flow-control pause) and sent it
+    // at most one flow window (FLOW_WINDOW_TICKS frames, FLOW_WINDOW_BYTES) over the whole
+    // minute, where an unbounded stream would be 60 s of frames (3,600 messages); nothing
+    // stayed queued beyond that window.
+    assert.ok(pauses >= 1, 'the room paused the stream of the page that stopped acking');
+    assert.ok(messagesWhileAway <= FLOW_WINDOW_TICKS + 10, `sent while away: ${messagesWhileAway} messages`);
+    assert.ok(sentWhileAway <= FLOW_WINDOW_BYTES, `sent while away: ${sentWhileAway} B`);
+    assert.ok(queued <= FLOW_WINDOW_BYTES, `queued while away: ${queued} B`);
+    assertWithin(resume.verifiedAfterMs, 500, 'hidden 60 s: verified again after');
+    assertSaysAway(state.resumeText, 60_000, spanMs);
+    assert.match(state.resumeText, /caught up|baseline/);
+    assert.ok(afterwards.tandem_ws_write_queue_peak_bytes <= afterwards.tandem_ws_write_queue_cap_bytes);
+    assert.ok(rssGrowth <= 16 * 2 ** 20, `server RSS grew ${rssGrowth} B while the page was away`);
+    assert.deepEqual((await verification(page)).mismatches, []);
+    await assertLive(page, 'after 60 s hidden');
+    await page.close();
+  });
   // The offline mode and "Check against native": offline.test.mjs and native-check.test.mjs;
   // a version or fingerprint refusal shown to the person: native-check.test.mjs.
 });

@@ -372,6 +372,59 @@ TEST_CASE("figures: bytes both ways, server tick and lag, RTT from a ping and it
     CHECK(f.role == Role::watch);
 }
 
+TEST_CASE("figures: bytes out per second over whole closed seconds, back to zero when quiet", "[client_session]") {
+    Server server;
+    ClientSession s(Role::watch, 0);
+    auto drain = [&] {
+        std::vector<Bytes> o;
+        s.take_outgoing(o);
+        uint64_t n = 0;
+        for (const Bytes& b : o) n += b.size();
+        return n;
+    };
+    s.on_connected(0);
+    s.receive(server.welcome(Role::watch), 0);
+    s.receive(server.baseline(), 0);
+    s.advance(500 * ms, 16 * ms);
+    const uint64_t first_second = drain();   // hello, acks, a ping
+    REQUIRE(first_second > 0);
+    CHECK(s.figures().bytes_out_per_sec == 0);   // no second has closed yet
+    s.advance(1'500 * ms, 16 * ms);
+    CHECK(s.figures().bytes_out_per_sec == first_second);
+    const uint64_t second_second = drain();
+    REQUIRE(second_second > 0);
+    s.advance(2'500 * ms, 16 * ms);
+    // Two whole seconds, rounded to nearest (ties to even).
+    const uint64_t sum = first_second + second_second;
+    const uint64_t expected = sum / 2 + ((sum % 2 == 1 && (sum / 2) % 2 == 1) ? 1 : 0);
+    CHECK(s.figures().bytes_out_per_sec == expected);
+    s.advance(20'000 * ms, 16 * ms);
+    CHECK(s.figures().bytes_out_per_sec == 0);
+}
+
+TEST_CASE("dropped time: the world time a resync's baseline jumped over; a first join drops none", "[client_session]") {
+    Connected c;
+    REQUIRE(c.server.world.config.tick_hz == 60);
+    CHECK(c.session.figures().dropped_ns == 0);   // the join's baseline at tick 1
+    const uint64_t held = c.session.figures().verified_tick;
+    // One tick more than the budget affords: the world is dropped for a baseline.
+    const uint64_t behind = catch_up_budget_ns / assumed_step_cost_ns + 1;
+    c.feed_frames(static_cast<uint32_t>(behind));
+    c.session.advance(c.now, 16 * ms);
+    REQUIRE(c.session.figures().last_resume.path == ResumePath::resync);
+    c.session.receive(c.server.baseline(), c.now + 100 * ms);
+    REQUIRE(c.server.world.tick == held + 1001);
+    // 1,001 ticks of 1e9 / 60 = 16,666,666 ns (integer tick length): 16,683,332,666 ns.
+    const auto f = c.session.figures();
+    CHECK(f.dropped_ns == 16'683'332'666);
+    CHECK(f.last_resume.dropped_ns == 16'683'332'666);
+    // A catch-up steps every tick: nothing more is dropped.
+    c.feed_frames(static_cast<uint32_t>(gap_threshold_ticks) + 1);
+    c.session.advance(c.now + 200 * ms, 1'000 * ms);
+    CHECK(c.session.figures().last_resume.path == ResumePath::caught_up);
+    CHECK(c.session.figures().dropped_ns == 16'683'332'666);
+}
+
 TEST_CASE("steers go out with increasing sequences, one per tick, unchanged ones not resent", "[client_session]") {
     Connected c;
     const Vec2 a{Fx::from_int(1), Fx::from_int(2)}, b{Fx::from_int(3), Fx::from_int(4)};

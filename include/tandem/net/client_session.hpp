@@ -83,6 +83,7 @@ struct ResumeFigures {
     uint64_t behind_ticks = 0;        // the N the rule weighed
     uint64_t ticks = 0;               // catch-up: ticks stepped while catching up
     uint64_t bytes = 0;               // resync: bytes of the baseline that healed it
+    int64_t dropped_ns = 0;           // resync: world time the baseline jumped over
     int64_t until_verified_ns = -1;   // decision to the next verified tick (-1: not yet)
 };
 
@@ -108,6 +109,10 @@ struct SessionFigures {
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
     uint64_t bytes_in_per_sec = 0;           // rolling 8 s window
+    uint64_t bytes_out_per_sec = 0;          // rolling 8 s window
+    // World time jumped over by baselines instead of stepped (from the newest verified tick to
+    // the baseline's), summed over the session: what a resync skipped.
+    int64_t dropped_ns = 0;
     uint64_t malformed_in = 0;               // server messages that did not decode (ignored)
     uint64_t frames_ignored = 0;             // duplicates, or frames while waiting for a baseline
     int64_t rtt_ns = -1;                     // -1 until a ping is answered
@@ -185,6 +190,20 @@ public:
     // digest (its scores section) disagrees with the room's.
     void corrupt_once_for_testing();
     const std::optional<world::World>& confirmed_world() const { return world_; }
+
+    // For a predicting layer drawn over the confirmed world (tandem/client/predicted_world.hpp).
+    // Once asked to, the session keeps each verified tick's inputs until take_verified()
+    // collects them, in tick order; a dropped or replaced world empties the list and bumps
+    // world_epoch(), so a reader knows the ticks it followed no longer lead to this world.
+    struct VerifiedTick {
+        uint64_t tick = 0;
+        std::vector<AppliedInput> inputs;
+    };
+    void keep_verified(bool on);
+    void take_verified(std::vector<VerifiedTick>& out);
+    uint64_t world_epoch() const { return world_epoch_; }
+    // The newest steer sent, with its sequence (the room echoes it in the frame it lands on).
+    std::optional<InputMsg> last_input_sent() const { return last_input_sent_; }
     int64_t step_cost_ns() const { return step_cost_ns_; }
 
 private:
@@ -225,6 +244,10 @@ private:
     uint64_t last_queued_tick_ = 0;   // the tick the next frame must follow (world or queue)
     uint64_t verified_digest_ = 0;    // the room's digest at figures_.verified_tick
     bool events_valid_ = false;       // the stepper's events belong to the world held
+    bool keep_verified_ = false;
+    std::vector<VerifiedTick> verified_;
+    uint64_t world_epoch_ = 0;
+    std::optional<InputMsg> last_input_sent_;
 
     // Render: the positions before the last step and when it was applied.
     std::vector<Vec2> pellets_prev_;
@@ -268,6 +291,7 @@ private:
     bool replay_full_ = false;
     bool welcome_recorded_ = false;
     RateMeter in_rate_;
+    RateMeter out_rate_;
     SessionFigures figures_;
 };
 

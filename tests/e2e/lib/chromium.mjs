@@ -42,6 +42,8 @@ export async function launchChromium({ extraArgs = [] } = {}) {
     browser,
     context,
     stderr: () => child.stderrTail,
+    /** The browser's process group (every Chromium process it started is in it). */
+    pid: child.pid,
     async close() {
       await browser.close().catch(() => {});
       await killTracked(child);

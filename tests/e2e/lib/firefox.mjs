@@ -73,6 +73,8 @@ export async function launchFirefox() {
       bidi,
       tab: tree.contexts[0].context,
       version: session.capabilities?.browserVersion ?? '?',
+      /** The browser's process group (every Firefox process it started is in it). */
+      pid: child.pid,
       async close() {
         await bidi.send('browser.close', {}).catch(() => {});
         bidi.close();

@@ -1,0 +1,295 @@
+// Measures the demo page's figures for docs/performance.md ("The demo page") and prints each:
+// navigation to first verified tick, the wasm step in Chromium and Firefox beside the native
+// CLI's (the same scenarios, one run, interleaved), frame times while catching up after a
+// hidden tab, bytes on the wire per client, and the page's weight. Run by hand, not a test:
+//   node tests/e2e/page-figures.mjs [--repeat N]   (after build-scripts/build native and wasm)
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
+import { evaluate, launchFirefox, navigate, waitFor } from './lib/firefox.mjs';
+import { openDemo, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
+
+const { values } = parseArgs({ options: {
+  repeat: { type: 'string', default: '5' },
+  ticks: { type: 'string', default: '200' },
+  warmup: { type: 'string', default: '20' },
+} });
+const REPEAT = Number(values.repeat);
+const TICKS = Number(values.ticks);
+const WARMUP = Number(values.warmup);
+if (![REPEAT, TICKS, WARMUP].every((n) => Number.isInteger(n) && n > 0)) {
+  console.error('page-figures: --repeat, --ticks and --warmup take positive integers');
+  process.exit(2);
+}
+
+const best = (xs) => Math.min(...xs);
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const f1 = (x) => (x == null ? '-' : x.toFixed(1));
+const f3 = (x) => (x == null ? '-' : x.toFixed(3));
+const spread = (xs, fmt = f1) => `best ${fmt(best(xs))}, median ${fmt(median(xs))} (n=${xs.length}: ${xs.map(fmt).join(' ')})`;
+
+function machine() {
+  const lscpu = execFileSync('lscpu', { encoding: 'utf8' });
+  const field = (name) => new RegExp(`^${name}:\\s*(.+)$`, 'm').exec(lscpu)?.[1] ?? '?';
+  return `${field('Model name')} (family ${field('CPU family')} model ${field('Model')} stepping ${field('Stepping')}), ` +
+    `${field('CPU\\(s\\)')} CPUs, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+}
+
+// ---- Navigation to first verified tick -------------------------------------------------------
+
+// In the page from its first script on: the time (performance.now(), from navigation start) of
+// the module being ready and of the first verified tick, polled every 2 ms.
+const PRELOAD = `() => {
+  const marks = { readyMs: null, verifiedMs: null };
+  window.__pageFigures = marks;
+  const poll = () => {
+    const t = window.__tandem;
+    if (marks.readyMs === null && t?.ready) marks.readyMs = performance.now();
+    const v = t?.ready ? t.figures()?.verification : null;
+    if (v && v.verifiedTicks > 0) { marks.verifiedMs = performance.now(); return; }
+    setTimeout(poll, 2);
+  };
+  poll();
+}`;
+
+async function firstVerifiedChromium(chromium, origin) {
+  // A fresh context each time: nothing cached, as a first visit.
+  const context = await chromium.browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(`(${PRELOAD})()`);
+  await page.goto(`${origin}/`);
+  await page.waitForFunction(() => window.__pageFigures?.verifiedMs != null, null, { timeout: 30_000 });
+  const marks = await page.evaluate(() => ({ ...window.__pageFigures,
+    domMs: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd }));
+  await context.close();
+  return marks;
+}
+
+async function firstVerifiedFirefox(firefox, origin) {
+  const { bidi, tab } = firefox;
+  const { script } = await bidi.send('script.addPreloadScript', { functionDeclaration: PRELOAD });
+  await navigate(bidi, tab, `${origin}/`);
+  await waitFor(bidi, tab, 'window.__pageFigures?.verifiedMs != null', 30_000);
+  const marks = await evaluate(bidi, tab, `({ ...window.__pageFigures,
+    domMs: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd })`);
+  await bidi.send('script.removePreloadScript', { script });
+  await navigate(bidi, tab, 'about:blank');
+  return marks;
+}
+
+// ---- Step cost: the same scenario in the page's wasm and in the native CLI --------------------
+
+// CPU seconds of every process in a process group (a browser and all it started), from
+// /proc: user + system time at 100 ticks a second. A machine shared with other jobs inflates
+// wall times by whatever else runs; CPU time is what the loop itself cost. It errs against the
+// browser (its other processes and threads count too, idle as they are here).
+function groupCpuSeconds(pgid) {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try { stat = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(rest[2]) !== pgid) continue;
+    ticks += Number(rest[11]) + Number(rest[12]);
+  }
+  return ticks / 100;
+}
+
+/** The loop in a browser page: wall ms per tick (in the page) and CPU ms per tick (the browser's processes), after the warm-up. */
+async function pageStep(run, pgid, name, ticks) {
+  await run(stepPrepare(name, WARMUP));
+  const cpu0 = groupCpuSeconds(pgid);
+  const r = await run(stepLoop(ticks));
+  const cpu1 = groupCpuSeconds(pgid);
+  return { wallMs: r.ms, cpuMs: ((cpu1 - cpu0) * 1000) / ticks, digest: r.digest };
+}
+
+// In a page of the server's origin with nothing else running (not the demo): the scenario
+// stepped `ticks` times after `warmup`, wall time per tick (performance.now() around a loop of
+// 100 ms or more, so its coarse resolution does not matter).
+const stepPrepare = (name, warmup) => `(async () => {
+  const { default: createTandem } = await import('/pkg/tandem.mjs');
+  const tandem = window.__stepTandem ??= await createTandem();
+  window.__stepScenario = tandem.Scenario.open(${JSON.stringify(name)}).step(${warmup});
+  return true;
+})()`;
+const stepLoop = (ticks) => `(() => {
+  const s = window.__stepScenario;
+  const t0 = performance.now();
+  for (let i = 0; i < ${ticks}; ++i) s.step();
+  const ms = (performance.now() - t0) / ${ticks};
+  const digest = s.digest();
+  s.delete();
+  return { ms, digest };
+})()`;
+
+// Wall and CPU time per tick of the native CLI on the same ticks: two runs (warmup + ticks,
+// and warmup alone) subtracted, which removes process start and world creation.
+function nativeSeconds(name, n) {
+  const r = execFileSync('bash', ['-c', 'TIMEFORMAT="%R %U %S"; { time "$0" run --scenario "$1" --ticks "$2" --every "$2" >/dev/null; } 2>&1',
+    tandemBinary, name, String(n)], { encoding: 'utf8' }).trim().split('\n').at(-1).split(' ').map(Number);
+  return { wall: r[0], cpu: r[1] + r[2] };
+}
+function nativePerTick(name) {
+  const whole = nativeSeconds(name, WARMUP + TICKS);
+  const head = nativeSeconds(name, WARMUP);
+  return { wallMs: ((whole.wall - head.wall) / TICKS) * 1000, cpuMs: ((whole.cpu - head.cpu) / TICKS) * 1000 };
+}
+function nativeDigest(name) {
+  const out = execFileSync(tandemBinary, ['run', '--scenario', name, '--ticks', String(WARMUP + TICKS), '--every', String(WARMUP + TICKS)], { encoding: 'utf8' });
+  return /digest=([0-9a-f]{16})/.exec(out)[1];
+}
+
+// ---- Frames while catching up after a hidden tab ---------------------------------------------
+
+async function catchUpFrames(chromium, origin) {
+  const page = await openDemo(chromium.context, origin);
+  await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 120, null, { timeout: 30_000 });
+  const restore = await hideBehindAnotherTab(page);
+  await sleep(5000);
+  await restore();
+  await page.evaluate(() => window.__tandem.resetFrames());
+  const resume = await (await page.waitForFunction(() => { const r = window.__tandem.figures().lastResume; return r !== null && r.awayMs >= 4000 && r.verifiedAfterMs != null && r; },
+    null, { timeout: 60_000, polling: 20 })).jsonValue();
+  // The catch-up is over once the session verifies the ticks it missed; a second of frames
+  // after that, so the window holds the whole catch-up and its first live frames.
+  await sleep(1000);
+  const result = await page.evaluate(() => {
+    const f = window.__tandem.figures();
+    const gaps = window.__tandem.frameGaps().sort((a, b) => a - b);
+    return { later: f.lastResume, frames: window.__tandem.frames(), p99GapMs: gaps[Math.min(gaps.length - 1, Math.floor(gaps.length * 0.99))] ?? null };
+  });
+  result.resume = resume;
+  await page.close();
+  return result;
+}
+
+// ---- Bytes on the wire per client ------------------------------------------------------------
+
+async function bytesPerClient(chromium, origin, server) {
+  const page = await openDemo(chromium.context, origin);
+  await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 60, null, { timeout: 30_000 });
+  await sleep(2000);
+  const a = await server.metrics();
+  const t0 = Date.now();
+  await sleep(10_000);
+  const b = await server.metrics();
+  const seconds = (Date.now() - t0) / 1000;
+  const page8s = await page.evaluate(() => { const f = window.__tandem.figures(); return { inPerSec: f.bytesInPerSec, outPerSec: f.bytesOutPerSec }; });
+  await page.close();
+  const d = (k) => (b[k] - a[k]) / seconds;
+  return { clients: b.tandem_ws_connections, sentPerSec: d('tandem_ws_bytes_sent_total'), framesSentPerSec: d('tandem_ws_frames_sent_total'),
+    receivedPerSec: d('tandem_ws_bytes_received_total'), framesReceivedPerSec: d('tandem_ws_frames_received_total'), page8s };
+}
+
+// ---- Page weight -----------------------------------------------------------------------------
+
+async function pageWeight(chromium, origin) {
+  const page = await openDemo(chromium.context, origin);
+  const urls = await page.evaluate(() => [location.href, ...performance.getEntriesByType('resource').map((r) => r.name)]);
+  await page.close();
+  const groups = {};
+  for (const url of new Set(urls)) {
+    const path = new URL(url).pathname;
+    if (path === '/ws' || path === '/metrics') continue;
+    const res = await fetch(url);
+    const body = Buffer.from(await res.arrayBuffer());
+    const encoding = res.headers.get('content-encoding');
+    const group = path.endsWith('.wasm') ? 'wasm' : path.includes('/three/') ? 'three.js' : path === '/' || path.endsWith('.html') ? 'HTML'
+      : path.endsWith('.css') ? 'CSS' : path.startsWith('/pkg/') ? 'JS: the ES module (glue and JS layer)' : path.endsWith('.mjs') || path.endsWith('.js') ? 'JS: the page' : 'other';
+    const g = groups[group] ??= { files: 0, raw: 0, gzip: 0, served: 0, encodings: new Set() };
+    g.files += 1;
+    g.raw += body.length;   // fetch decodes a content-encoding: this is the decoded size
+    g.gzip += gzipSync(body, { level: 9 }).length;
+    g.served += Number(res.headers.get('content-length') ?? body.length);
+    g.encodings.add(encoding ?? 'identity');
+  }
+  return groups;
+}
+
+// ---- The run ---------------------------------------------------------------------------------
+
+console.log(`# ${new Date().toISOString()}: ${machine()}`);
+console.log(`# CPU model from os.cpus(): ${cpus()[0]?.model}`);
+const server = await startTandemServe();
+const chromium = await launchChromium();
+const firefox = await launchFirefox();
+const chromiumVersion = chromium.browser.version();
+console.log(`# Chromium ${chromiumVersion}, Firefox ${firefox.version}, tandem serve at ${server.origin}`);
+try {
+  // 1. Navigation to first verified tick, cold (a fresh context or a first load each time).
+  const chrome = [];
+  const fox = [];
+  for (let r = 0; r < REPEAT; ++r) {
+    chrome.push(await firstVerifiedChromium(chromium, server.origin));
+    fox.push(await firstVerifiedFirefox(firefox, server.origin));
+  }
+  for (const [name, runs] of [['Chromium', chrome], ['Firefox', fox]]) {
+    console.log(`navigation -> first verified tick, ${name}: ms ${spread(runs.map((m) => m.verifiedMs))}`);
+    console.log(`  of which DOMContentLoaded ${spread(runs.map((m) => m.domMs))}; module ready ${spread(runs.map((m) => m.readyMs))}`);
+  }
+
+  // 2. Step cost: Chromium page, Firefox page and native, interleaved in each repeat.
+  const cpage = await chromium.context.newPage();
+  await cpage.goto(`${server.origin}/healthz`);
+  await navigate(firefox.bidi, firefox.tab, `${server.origin}/healthz`);
+  const inChromium = (expression) => cpage.evaluate(expression);
+  const inFirefox = (expression) => evaluate(firefox.bidi, firefox.tab, expression);
+  for (const name of ['trig', 'orbits']) {
+    const runs = { native: { wall: [], cpu: [] }, chromium: { wall: [], cpu: [] }, firefox: { wall: [], cpu: [] } };
+    const digests = new Set([nativeDigest(name)]);
+    for (let r = 0; r < REPEAT; ++r) {
+      const c = await pageStep(inChromium, chromium.pid, name, TICKS);
+      const x = await pageStep(inFirefox, firefox.pid, name, TICKS);
+      const n = nativePerTick(name);
+      for (const [who, m] of [['chromium', c], ['firefox', x], ['native', n]]) {
+        runs[who].wall.push(m.wallMs);
+        runs[who].cpu.push(m.cpuMs);
+      }
+      digests.add(c.digest).add(x.digest);
+    }
+    console.log(`step ${name} (ticks ${WARMUP + 1}..${WARMUP + TICKS}), ms per tick:`);
+    for (const who of ['native', 'chromium', 'firefox']) {
+      const ratio = who === 'native' ? '' : `  CPU ratio to native: best ${(best(runs[who].cpu) / best(runs.native.cpu)).toFixed(2)}x, median ${(median(runs[who].cpu) / median(runs.native.cpu)).toFixed(2)}x;` +
+        ` wall ratio: best ${(best(runs[who].wall) / best(runs.native.wall)).toFixed(2)}x`;
+      console.log(`  ${who.padEnd(9)} CPU ${spread(runs[who].cpu, f3)}; wall ${spread(runs[who].wall, f3)}${ratio ? `\n           ${ratio}` : ''}`);
+    }
+    console.log(`  same final digest everywhere: ${digests.size === 1 ? 'yes' : `NO (${[...digests].join(' ')})`}`);
+  }
+  await cpage.close();
+  await navigate(firefox.bidi, firefox.tab, 'about:blank');
+
+  // 3. Frames while catching up after 5 s behind another tab (Chromium: a hidden tab draws nothing).
+  const catchUps = [];
+  for (let r = 0; r < Math.min(REPEAT, 3); ++r) catchUps.push(await catchUpFrames(chromium, server.origin));
+  for (const c of catchUps) {
+    const later = c.later.awayMs === c.resume.awayMs ? '' : ` (then another resume: ${c.later.path} after a ${f1(c.later.awayMs)} ms gap)`;
+    console.log(`catch-up after 5 s hidden: path ${c.resume.path}, ${c.resume.ticks} ticks, verified again in ${f1(c.resume.verifiedAfterMs)} ms${later}; ` +
+      `frames ${c.frames.frames}, work p50 ${f1(c.frames.p50WorkMs)} p99 ${f1(c.frames.p99WorkMs)} max ${f1(c.frames.maxWorkMs)} ms, simulation max ${f1(c.frames.maxAdvanceMs)} ms, gap p99 ${f1(c.p99GapMs ?? NaN)} ms`);
+  }
+
+  // 4. Bytes on the wire for one client (the server's only one), over 10 s.
+  const bytes = await bytesPerClient(chromium, server.origin, server);
+  console.log(`bytes per client per second (server counters over 10 s, ${bytes.clients} client): sent ${f1(bytes.sentPerSec)} B/s in ${f1(bytes.framesSentPerSec)} messages/s, ` +
+    `received ${f1(bytes.receivedPerSec)} B/s in ${f1(bytes.framesReceivedPerSec)} messages/s; the page's 8 s figures: in ${bytes.page8s.inPerSec} B/s, out ${bytes.page8s.outPerSec} B/s`);
+
+  // 5. Page weight.
+  const groups = await pageWeight(chromium, server.origin);
+  let raw = 0;
+  let gzip = 0;
+  for (const [group, g] of Object.entries(groups)) {
+    raw += g.raw;
+    gzip += g.gzip;
+    console.log(`weight ${group}: ${g.files} files, ${g.raw} B raw (served ${g.served} B, ${[...g.encodings].join('/')}), ${g.gzip} B gzip -9`);
+  }
+  console.log(`weight total: ${raw} B raw, ${gzip} B gzip -9`);
+} finally {
+  await firefox.close();
+  await chromium.close();
+  await server.close();
+}
+console.log(`# load average at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
