@@ -16,6 +16,16 @@ const env = serverAndBrowser(launchChromium);
 // what the page measured while away and after.
 async function awayAndBack(page, hide) {
   await sleep(500);
+  // Every resume line the HUD shows, sampled in the page: on a loaded machine frames come so
+  // slowly that a later backlog is a resume of its own (the session's gap rule) and replaces
+  // the line of this absence before the test reads it.
+  await page.evaluate(() => {
+    window.resumeLines = [];
+    setInterval(() => {
+      const text = window.__tandem.resumeText();
+      if (window.resumeLines.at(-1) !== text) window.resumeLines.push(text);
+    }, 20);
+  });
   const before = await pageState(page);
   const startedAt = Date.now();
   const restore = await hide(page);
@@ -31,6 +41,9 @@ async function awayAndBack(page, hide) {
   const spanMs = Date.now() - startedAt;   // the absence lies inside this span
   await page.waitForFunction(() => window.__tandem.frames().frames >= 8, null, { timeout: 15_000 });
   const back = await pageState(page);
+  // The line of this absence: the longest away the HUD said since it began.
+  const awaySaid = (text) => Number(/^away (\d+\.\d) s: /.exec(text)?.[1] ?? -1);
+  back.resumeText = (await page.evaluate(() => window.resumeLines)).reduce((a, b) => (awaySaid(b) > awaySaid(a) ? b : a), back.resumeText);
   const log = await page.evaluate(() => window.__tandem.lifecycleLog());
   return { before, hidden, away, back, log, spanMs };
 }
