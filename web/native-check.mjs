@@ -55,16 +55,21 @@ const yieldToPage = () => new Promise((ok) => setTimeout(ok, 0));
 
 /**
  * The page's own stream: digest at tick 0 and after every step to `ticks`, computed in slices
- * of about `sliceMs` so frames keep coming.
+ * of about `sliceMs` so frames keep coming; `stop(tick, digest)` returning true ends it early
+ * (the first difference is all the check needs).
  */
-export async function wasmStream(tandem, scenario, ticks, { sliceMs = 8 } = {}) {
+export async function wasmStream(tandem, scenario, ticks, { sliceMs = 8, stop = () => false } = {}) {
   const run = tandem.Scenario.open(scenario);
   try {
     const digests = [run.digest()];
+    if (stop(0, digests[0])) return digests;
     while (digests.length <= ticks) {
       const start = performance.now();
-      do digests.push(run.step(1).digest());
-      while (digests.length <= ticks && performance.now() - start < sliceMs);
+      do {
+        const digest = run.step(1).digest();
+        digests.push(digest);
+        if (stop(digests.length - 1, digest)) return digests;
+      } while (digests.length <= ticks && performance.now() - start < sliceMs);
       await yieldToPage();
     }
     return digests;
@@ -100,7 +105,8 @@ export async function checkAgainstNative(tandem, source) {
   const native = await fetchStream(source.url);
   if (native.points.length === 0) throw new Error(`${source.url}: no digests in the native stream`);
   const last = native.points[native.points.length - 1].tick;
-  const page = await wasmStream(tandem, source.scenario, last);
+  const expected = new Map(native.points.map((p) => [p.tick, p.digest]));
+  const page = await wasmStream(tandem, source.scenario, last, { stop: (tick, digest) => expected.has(tick) && expected.get(tick) !== digest });
   const result = { scenario: source.scenario, label: source.label, ...compareStreams(native.points, page) };
   return { ...result, text: describeCheck(result) };
 }

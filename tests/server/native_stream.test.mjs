@@ -15,7 +15,8 @@ let server;
 before(async () => { server = await startServer(); });
 after(async () => { await server?.stop(); });
 
-const get = (query) => fetch(`${server.origin}/native/stream${query}`);
+// A bounded wait for every answer: a server whose own thread computed streams would not answer.
+const get = (query, timeoutMs = 120_000) => fetch(`${server.origin}/native/stream${query}`, { signal: AbortSignal.timeout(timeoutMs) });
 
 test('trig every 100 ticks to 2000 is the golden stream, and asking again is answered from what was computed', async () => {
   const first = await get('?scenario=trig&ticks=2000&every=100');
@@ -53,9 +54,9 @@ test('a bad query is a 400 that names the parameter', async () => {
 test('while a long stream is computed, another is refused with 503 and Retry-After, and the room keeps ticking', async () => {
   const before = (await metrics(server.port)).values.tandem_ticks_total;
   // crowd: 32768 pellets, tens of ms a tick: minutes for 3600 ticks, off the server's thread.
-  const long = get('?scenario=crowd&ticks=3600').catch(() => null);
+  const long = get('?scenario=crowd&ticks=3600', 600_000).catch(() => null);
   await sleep(200);
-  const busy = await get('?scenario=chaos&ticks=10');
+  const busy = await get('?scenario=chaos&ticks=10', 20_000);
   assert.equal(busy.status, 503);
   assert.equal(busy.headers.get('retry-after'), '2');
   await sleep(1000);

@@ -31,7 +31,8 @@ export class FallbackAdapter {
   get inner() { return this.#inner; }
 
   advance(nowMs, budgetMs) {
-    if (!this.#fellBack) this.#watch(nowMs);
+    // Watched only until the socket first opens (or the switch is made): one look a frame.
+    if (!this.#fellBack && !this.#everOpen) this.#watch(nowMs);
     this.#inner.advance(nowMs, budgetMs);
   }
 

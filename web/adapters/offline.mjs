@@ -30,11 +30,11 @@ export class OfflineAdapter {
 
   /**
    * @param {object} tandem the loaded ES module (with Room, ClientSession, ScriptedBot)
-   * @param {{watch: boolean, debug: boolean, seed: number, pellets: number, reason: string,
+   * @param {{watch: boolean, debug: boolean, lockstep?: boolean, seed: number, pellets: number, reason: string,
    *   timers?: {setInterval: Function, clearInterval: Function, setTimeout: Function, clearTimeout: Function}}} options
    *   reason: one line on why this page runs without a server
    */
-  constructor(tandem, { watch, debug, seed, pellets, reason, timers = globalThis }) {
+  constructor(tandem, { watch, debug, lockstep = false, seed, pellets, reason, timers = globalThis }) {
     this.#tandem = tandem;
     this.#timers = timers;
     const nowMs = performance.now();
@@ -48,8 +48,11 @@ export class OfflineAdapter {
     const base = tandem.FixedTimestep.fromHz(world.tickHz);
     this.#clock = base.withMaxFrameMs(ROOM_MAX_CATCH_UP_MS);
     base.delete();
-    this.#session = new tandem.ClientSession({ watch, nowMs });
-    this.modeLabel = `offline: ${reason}. A room in this tab runs the match: ${watch ? 'watching' : 'you and'} ${OFFLINE_BOTS} scripted bots`;
+    // As against a server: a player draws the predicted world unless ?lockstep.
+    const predict = !watch && !lockstep;
+    this.#session = new tandem.ClientSession({ watch, nowMs, predict });
+    this.modeLabel = `offline: ${reason}. A room in this tab runs the match: ${watch ? 'watching' : 'you and'} ${OFFLINE_BOTS} scripted bots` +
+      (watch ? '' : ` (${predict ? 'predicted' : 'lockstep'})`);
     // The person's hello first, so a player gets seat 1; the bots take the next seats.
     this.#connect(nowMs);
     this.#deliver(nowMs);

@@ -115,9 +115,6 @@ export const tandemBinary = process.env.TANDEM_BIN ?? join(repoRoot, 'build/nati
  */
 export async function startTandemServe({ port = 0, args = [] } = {}) {
   const packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package');
-  // TANDEM_WEB_DIR: another copy of web/, e.g. one with web/node_modules copied in where the
-  // checkout's is a symbolic link out of web/ (the server refuses to follow it there).
-  const webDir = process.env.TANDEM_WEB_DIR ?? join(repoRoot, 'web');
   const launch = async (onPort) => {
     // `listening on` goes to stdout; the harness reads stderr, so the shell moves it there.
     const child = spawnTracked('/bin/sh', ['-c', 'exec "$0" "$@" 1>&2', tandemBinary, 'serve',
