@@ -4,24 +4,14 @@
 // stopping them) it is verified again and keeps pace. Everything asserted is read from the
 // page's client session (window.__tandem) and the server's /metrics.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { activate, evaluate, launchFirefox, navigate, newTab, waitFor } from './lib/firefox.mjs';
-import { assertSaysAway, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
+import { assertSaysAway, sleep, tandemServeAndBrowser } from './lib/harness.mjs';
 
 const TICK_HZ = 60;
-const skip = existsSync(tandemBinary) ? false : `no ${tandemBinary} (build-scripts/build native)`;
 
-const env = { server: null, browser: null };
-before(async () => {
-  if (skip) return;
-  env.server = await startTandemServe();
-  env.browser = await launchFirefox();
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.close();
-});
+const env = tandemServeAndBrowser(launchFirefox);
+const { skip } = env;
 
 const FIGURES = `(() => { const f = window.__tandem.figures(); return { verification: f.verification, session: f.session,
   lastResume: f.lastResume, error: f.error, visibility: document.visibilityState, resumeText: window.__tandem.resumeText(),

@@ -5,23 +5,13 @@
 // shown in the page's alert rather than only logged. The refusals are the real server's: the
 // test rewrites the page's hello on its way out, the server judges it.
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { launchChromium } from './lib/chromium.mjs';
-import { openDemo, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
-import { clickAndRead, downloadReplay, nativeReplay } from './lib/actions.mjs';
+import { openDemo, sleep, tandemServeAndBrowser } from './lib/harness.mjs';
+import { assertDownloadedReplayPasses, clickAndRead } from './lib/actions.mjs';
 
-const skip = existsSync(tandemBinary) ? false : `no ${tandemBinary} (build-scripts/build native)`;
-const env = { server: null, browser: null };
-before(async () => {
-  if (skip) return;
-  env.server = await startTandemServe();
-  env.browser = await launchChromium();
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.close();
-});
+const env = tandemServeAndBrowser(launchChromium);
+const { skip } = env;
 
 async function openVerifying(query, context = env.browser.context) {
   const page = await openDemo(context, env.server.origin, query);
@@ -58,11 +48,7 @@ describe('checks a person makes against `tandem serve`', { skip }, () => {
 
   test('"Download replay" from a server match: the file the browser saves passes the native `tandem replay`', async () => {
     const page = await openVerifying('');
-    const { file, dir, said } = await downloadReplay(page);
-    const result = await nativeReplay(file);
-    console.log(`# ${said}\n# tandem replay: exit ${result.code}: ${result.stdout.trim().split('\n').pop()}`);
-    assert.equal(result.code, 0, `tandem replay ${file}: ${result.stdout}${result.stderr}`);
-    rmSync(dir, { recursive: true, force: true });
+    await assertDownloadedReplayPasses(page);
     await page.close();
   });
 

@@ -4,9 +4,9 @@
 // and saves a replay that the native `tandem replay` accepts. Without ?offline the page falls
 // back to the same mode by itself and tells the person there is no server.
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { clickAndRead, downloadReplay, nativeReplay } from './lib/actions.mjs';
+import { assertDownloadedReplayPasses, clickAndRead } from './lib/actions.mjs';
 import { hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
 import { assertSaysAway, openDemo, serverAndBrowser, sleep, tandemBinary } from './lib/harness.mjs';
 
@@ -116,11 +116,7 @@ describe('the offline mode: a Room in the page', () => {
   test('"Download replay" offline: the file the browser saves passes the native `tandem replay`', { skip: existsSync(tandemBinary) ? false : `no ${tandemBinary}` }, async () => {
     const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256');
     await verifiesTicks(page, 120);
-    const { file, dir, said } = await downloadReplay(page);
-    const result = await nativeReplay(file);
-    console.log(`# ${said}\n# tandem replay: exit ${result.code}: ${result.stdout.trim().split('\n').pop()}`);
-    assert.equal(result.code, 0, `tandem replay ${file}: ${result.stdout}${result.stderr}`);
-    rmSync(dir, { recursive: true, force: true });
+    await assertDownloadedReplayPasses(page);
     await page.close();
   });
 });

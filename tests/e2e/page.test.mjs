@@ -84,7 +84,7 @@ describe('the page in Chromium', () => {
   // Wall-clock bounds on a 2-core machine shared with compilers: at a load of 15 one frame in
   // ten was preempted for tens of ms whatever the page did, so the bound is on the median and
   // the tail is printed. What this guards: drawing and the HUD cost no visible stall in a
-  // typical frame (60 ms of extra work per frame fails it). The issue's "no callback over
+  // typical frame (60 ms of extra work per frame fails it). The demo's "no callback over
   // 50 ms on resume" is the session's test, pending in session.test.mjs.
   test('a typical frame callback stays under 50 ms while the world runs, and frames keep coming', async () => {
     const page = await openDemo(env.browser.context, env.server.origin, '?offline');

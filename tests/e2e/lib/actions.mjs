@@ -2,7 +2,7 @@
 // save a download where the test can find it, and check a saved replay with the native CLI.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -47,3 +47,15 @@ export async function nativeReplay(file) {
   }
 }
 
+
+/**
+ * "Download replay" as a person does it, then the native `tandem replay` on the saved file:
+ * it must exit 0 (every digest the page received re-computed and equal).
+ */
+export async function assertDownloadedReplayPasses(page) {
+  const { file, dir, said } = await downloadReplay(page);
+  const result = await nativeReplay(file);
+  console.log(`# ${said}\n# tandem replay: exit ${result.code}: ${result.stdout.trim().split('\n').pop()}`);
+  assert.equal(result.code, 0, `tandem replay ${file}: ${result.stdout}${result.stderr}`);
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -2,7 +2,7 @@
 // opening the demo in a browser page and waiting until it runs, reading its state through
 // window.__tandem, and saving screenshots as artifacts (build/test-artifacts/e2e/).
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,25 @@ export function serverAndBrowser(launch) {
   const env = { server: null, browser: null };
   before(async () => {
     env.server = await startServer();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
+}
+
+/**
+ * The same pair around the real server: `tandem serve` (startTandemServe) and one browser.
+ * `skip` says why the file's tests cannot run (no native build); then no hook starts anything.
+ */
+export function tandemServeAndBrowser(launch) {
+  const skip = existsSync(tandemBinary) ? false : `no ${tandemBinary} (build-scripts/build native)`;
+  const env = { server: null, browser: null, skip };
+  before(async () => {
+    if (skip) return;
+    env.server = await startTandemServe();
     env.browser = await launch();
   });
   after(async () => {
