@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -17,9 +18,11 @@
 
 #include "js_bytes.hpp"
 #include "js_config.hpp"
+#include "tandem/client/predicted_world.hpp"
 #include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
 #include "tandem/core/timestep.hpp"
+#include "tandem/net/bot.hpp"
 #include "tandem/net/client_session.hpp"
 #include "tandem/net/protocol.hpp"
 #include "tandem/net/replay.hpp"
@@ -31,6 +34,7 @@ using emscripten::val;
 namespace {
 
 namespace net = tandem::net;
+namespace client = tandem::client;
 namespace w = tandem::world;
 using tandem::hex64;
 
@@ -259,22 +263,34 @@ int64_t page_clock_ns() { return ns_from_ms(emscripten_get_now()); }
 
 struct SessionBox {
     net::ClientSession session;
+    // With the `predict` option: the predicted world drawn instead of the confirmed one
+    // (tandem/client/predicted_world.hpp). It follows the session after every call that may
+    // change it; the confirmed world and the wire are the session's alone.
+    std::optional<client::PredictedWorld> predicted;
     std::vector<uint8_t> message;               // receive(): the caller's bytes, reused
     std::vector<std::vector<uint8_t>> outgoing;
     std::vector<float> current, previous;       // renderView(): the render edge, to_f32 one way
 };
 
-val session_create(bool watch, double now_ms, bool measure_step_cost) {
+val session_create(bool watch, double now_ms, bool measure_step_cost, bool predict) {
     auto b = std::make_unique<SessionBox>(
-        SessionBox{net::ClientSession(watch ? net::Role::watch : net::Role::play, ns_from_ms(now_ms)), {}, {}, {}, {}});
+        SessionBox{net::ClientSession(watch ? net::Role::watch : net::Role::play, ns_from_ms(now_ms)), {}, {}, {}, {}, {}});
     if (measure_step_cost) b->session.set_clock(&page_clock_ns);
+    if (predict) {
+        b->predicted.emplace(client::PredictedWorld::create().value());   // the defaults validate
+        if (measure_step_cost) b->predicted->set_clock(&page_clock_ns);
+    }
     return val(std::move(b));
+}
+
+void follow(SessionBox& b, double now_ms) {
+    if (b.predicted) b.predicted->update(b.session, ns_from_ms(now_ms));
 }
 
 void session_on_connected(SessionBox& b, double now_ms) { b.session.on_connected(ns_from_ms(now_ms)); }
 void session_receive(SessionBox& b, const val& bytes, double now_ms) {
     copy_in(bytes, b.message);
-    b.session.receive(b.message, ns_from_ms(now_ms));
+    b.session.receive(b.message, ns_from_ms(now_ms));   // queued only: advance verifies
 }
 void session_on_disconnected(SessionBox& b, double now_ms) { b.session.on_disconnected(ns_from_ms(now_ms)); }
 bool session_should_reconnect(const SessionBox& b) { return b.session.should_reconnect(); }
@@ -288,12 +304,16 @@ val session_take_outgoing(SessionBox& b) {
     return out;
 }
 uint32_t session_advance(SessionBox& b, double now_ms, double budget_ms) {
-    return b.session.advance(ns_from_ms(now_ms), ns_from_ms(budget_ms));
+    const uint32_t applied = b.session.advance(ns_from_ms(now_ms), ns_from_ms(budget_ms));
+    follow(b, now_ms);
+    if (b.predicted) b.predicted->end_frame();   // one advance per page frame
+    return applied;
 }
 void session_on_suspend(SessionBox& b, double now_ms) { b.session.on_suspend(ns_from_ms(now_ms)); }
 void session_on_resume(SessionBox& b, double now_ms) { b.session.on_resume(ns_from_ms(now_ms)); }
 void session_steer(SessionBox& b, int32_t x_raw, int32_t y_raw, double now_ms) {
     b.session.steer(tandem::Vec2{tandem::Fx::from_raw(x_raw), tandem::Fx::from_raw(y_raw)}, ns_from_ms(now_ms));
+    follow(b, now_ms);
 }
 
 float units(tandem::Fx v) { return tandem::to_f32(v); }
@@ -309,7 +329,10 @@ void fill(std::vector<float>& out, const std::vector<tandem::Vec2>& points) {
 // The page's render view (web/adapters/README.md): pellet positions as Float32Array views into
 // this box's buffers (valid until the next call into the module), wells and events as objects.
 val session_render_view(SessionBox& b, double now_ms) {
-    const net::RenderView v = b.session.render_view(ns_from_ms(now_ms));
+    client::PredictedView pv;
+    if (b.predicted) pv = b.predicted->render_view(b.session, ns_from_ms(now_ms));
+    else pv.view = b.session.render_view(ns_from_ms(now_ms));
+    const net::RenderView& v = pv.view;
     const net::SessionFigures f = b.session.figures();
     fill(b.current, v.pellets);
     fill(b.previous, v.pellets_prev);
@@ -324,8 +347,10 @@ val session_render_view(SessionBox& b, double now_ms) {
     pellets.set("previous", v.pellets_prev.empty() ? val::null()
                                                    : val(emscripten::typed_memory_view(b.previous.size(), b.previous.data())));
     o.set("pellets", pellets);
-    // Targets and scores are not part of the view; the confirmed world holds them (read only).
-    const auto& world = b.session.confirmed_world();
+    o.set("predicted", b.predicted.has_value());
+    o.set("confirmedTick", b.predicted && v.has_world ? val(number(pv.confirmed_tick)) : val::null());
+    // Targets and scores are not part of the view; the world drawn holds them (read only).
+    const auto& world = b.predicted && b.predicted->world() ? b.predicted->world() : b.session.confirmed_world();
     val wells = val::array();
     for (std::size_t i = 0; i < v.wells.size(); ++i) {
         const net::RenderWell& now = v.wells[i];
@@ -333,12 +358,17 @@ val session_render_view(SessionBox& b, double now_ms) {
         for (const net::RenderWell& p : v.wells_prev) {
             if (p.player == now.player) prev = p;
         }
+        // A correction still being eased: drawn where the eye was, fading to the prediction.
+        float dx = 0.0f, dy = 0.0f;
+        for (const client::WellOffset& o : pv.offsets) {
+            if (o.player == now.player) dx = o.dx, dy = o.dy;
+        }
         val well = val::object();
         well.set("player", now.player);
-        well.set("x", units(now.pos.x));
-        well.set("y", units(now.pos.y));
-        well.set("prevX", units(prev.pos.x));
-        well.set("prevY", units(prev.pos.y));
+        well.set("x", units(now.pos.x) + dx);
+        well.set("y", units(now.pos.y) + dy);
+        well.set("prevX", units(prev.pos.x) + dx);
+        well.set("prevY", units(prev.pos.y) + dy);
         if (world && i < world->wells.size() && world->wells[i].player == now.player) {
             well.set("targetX", units(world->wells[i].target.x));
             well.set("targetY", units(world->wells[i].target.y));
@@ -351,7 +381,7 @@ val session_render_view(SessionBox& b, double now_ms) {
     for (const w::Event& e : v.events) {
         val ev = val::object();
         ev.set("kind", std::string(w::event_name(e.kind)));
-        ev.set("tick", number(v.tick));
+        ev.set("tick", number(b.predicted && v.has_world ? pv.confirmed_tick : v.tick));   // the confirmed step's
         ev.set("player", e.player);
         ev.set("pellet", e.pellet);
         events.call<void>("push", ev);
@@ -431,11 +461,80 @@ val session_figures(const SessionBox& b) {
         o.set("digest", val::null());
     }
     o.set("players", players);
+    if (b.predicted) {
+        const client::PredictionFigures p = b.predicted->figures();
+        val pf = val::object();
+        pf.set("active", p.active);
+        pf.set("predictedTick", p.active ? val(number(p.predicted_tick)) : val::null());
+        pf.set("depthTicks", p.depth_ticks);
+        pf.set("targetDepthTicks", p.target_depth_ticks);
+        pf.set("windowTicks", b.predicted->config().window_ticks);
+        pf.set("leadSamples", p.lead_samples);
+        pf.set("rollbacks", number(p.rollbacks));
+        pf.set("rollbacksPerSec", number(p.rollbacks_per_sec));
+        pf.set("resimulatedTicks", number(p.resimulated_ticks));
+        pf.set("resimTicksLast", p.resim_ticks_last);
+        pf.set("resimTicksP99", p.resim_ticks_p99);
+        pf.set("resimMsP99", ms_or_null(p.resim_ns_p99));
+        pf.set("resimMsMax", ms_or_null(p.resim_ns_max));
+        pf.set("budgetCuts", number(p.budget_cuts));
+        pf.set("resets", number(p.resets));
+        pf.set("corrections", number(p.corrections));
+        pf.set("lastCorrection", p.last_correction);
+        pf.set("monitorAlarms", number(p.monitor_alarms));
+        pf.set("pendingInputs", p.pending_inputs);
+        if (const auto& pw = b.predicted->world()) pf.set("digest", hex64(w::digest(*pw)));
+        else pf.set("digest", val::null());
+        o.set("prediction", pf);
+    } else {
+        o.set("prediction", val::null());
+    }
     return o;
 }
 
 val session_export_replay(const SessionBox& b) { return copy_out(b.session.export_replay()); }
 void session_corrupt_once(SessionBox& b) { b.session.corrupt_once_for_testing(); }
+
+// ---- ScriptedBot --------------------------------------------------------------------------------
+
+// A room's scripted player (the page's offline mode): bytes in, bytes out, figures.
+struct BotBox {
+    net::ScriptedBot bot;
+    std::vector<uint8_t> message;               // receive(): the caller's bytes, reused
+    std::vector<std::vector<uint8_t>> outgoing;
+};
+
+// The seed arrives as a JS number net.mjs has checked to be a safe integer >= 0.
+val bot_create(double seed) { return val(std::make_unique<BotBox>(BotBox{net::ScriptedBot(static_cast<uint64_t>(seed)), {}, {}})); }
+void bot_on_connected(BotBox& b) { b.bot.on_connected(); }
+void bot_receive(BotBox& b, const val& bytes) {
+    copy_in(bytes, b.message);
+    b.bot.receive(b.message);
+}
+val bot_take_outgoing(BotBox& b) {
+    b.outgoing.clear();
+    b.bot.take_outgoing(b.outgoing);
+    val out = val::array();
+    for (const auto& m : b.outgoing) out.call<void>("push", copy_out(m));
+    b.outgoing.clear();
+    return out;
+}
+val bot_figures(const BotBox& b) {
+    const net::BotFigures& f = b.bot.figures();
+    val o = val::object();
+    o.set("welcomed", f.welcomed);
+    o.set("player", f.player == net::watcher_id ? val::null() : val(f.player));
+    o.set("tick", number(f.tick));
+    o.set("steersSent", f.steers_sent);
+    o.set("acksSent", number(f.acks_sent));
+    o.set("malformedIn", number(f.malformed_in));
+    o.set("refused", f.refused);
+    val target = val::object();
+    target.set("x", b.bot.target().x.raw());
+    target.set("y", b.bot.target().y.raw());
+    o.set("target", target);
+    return o;
+}
 
 }  // namespace
 
@@ -479,4 +578,11 @@ EMSCRIPTEN_BINDINGS(tandem_net) {
         .function("exportReplay", &session_export_replay)
         .function("corruptOnce", &session_corrupt_once);
     function("session_create", &session_create);
+
+    class_<BotBox>("ScriptedBot")
+        .function("onConnected", &bot_on_connected)
+        .function("receive", &bot_receive)
+        .function("takeOutgoing", &bot_take_outgoing)
+        .function("figures", &bot_figures);
+    function("bot_create", &bot_create);
 }

@@ -181,6 +181,9 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
         verifiedAfterMs: f.lastResume.verifiedAfterMs,
       },
       error: f.error,
+      // With `predict`: the predicted world's figures (depth, rollbacks, re-simulation cost,
+      // corrections); null for a lockstep session.
+      prediction: f.prediction,
       session: f,
     };
   }
@@ -189,16 +192,20 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
     #h;
 
     /**
-     * @param {{watch?: boolean, nowMs: number, measureStepCost?: boolean}} options
+     * @param {{watch?: boolean, nowMs: number, measureStepCost?: boolean, predict?: boolean}} options
      * measureStepCost (default true): time steps with performance.now() to fit advance()'s
      * budget; false assumes the session's fixed cost (reproducible decisions, e.g. in tests).
+     * predict (default false): renderView() draws a predicted world running ahead of the
+     * confirmed one (own steers at once, rolled back when others' inputs arrive); the
+     * confirmed world is still the one verified and the only one the wire hears about.
      */
-    constructor({ watch = false, nowMs, measureStepCost = true } = {}) {
+    constructor({ watch = false, nowMs, measureStepCost = true, predict = false } = {}) {
       if (typeof watch !== 'boolean') throw new TypeError(`new ClientSession: watch must be a boolean, got ${show(watch)}`);
       if (typeof measureStepCost !== 'boolean') {
         throw new TypeError(`new ClientSession: measureStepCost must be a boolean, got ${show(measureStepCost)}`);
       }
-      this.#h = own(this, m.session_create(watch, ms('new ClientSession: nowMs', nowMs), measureStepCost));
+      if (typeof predict !== 'boolean') throw new TypeError(`new ClientSession: predict must be a boolean, got ${show(predict)}`);
+      this.#h = own(this, m.session_create(watch, ms('new ClientSession: nowMs', nowMs), measureStepCost, predict));
     }
 
     #live() {
@@ -265,9 +272,46 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
     }
   }
 
+  // ---- ScriptedBot ------------------------------------------------------------------------------
+
+  /**
+   * A scripted player for a Room with no server around it (the demo page's offline mode): it
+   * sends a hello, steers along waypoints drawn from its seed and acks the frames it is sent
+   * (with the room's own digest: it holds no world). Connect it like a client: room.connect,
+   * then move its takeOutgoing() to room.receive and the room's sends to it to receive().
+   */
+  class ScriptedBot {
+    #h;
+
+    /** @param {{seed: number}} options seed: a safe integer >= 0 that chooses the path */
+    constructor({ seed } = {}) {
+      this.#h = own(this, m.bot_create(integer('new ScriptedBot: seed', seed, 0, Number.MAX_SAFE_INTEGER)));
+    }
+
+    #live() {
+      if (this.#h === null) throw new Error('ScriptedBot has been deleted');
+      return this.#h;
+    }
+
+    /** The connection opened: queues the hello. */
+    onConnected() { this.#live().onConnected(); }
+    /** One whole server message. */
+    receive(bytes) { this.#live().receive(bytesOf('ScriptedBot.receive', bytes, LIMITS.serverMessage)); }
+    /** The messages to send, in order; empties the queue. */
+    takeOutgoing() { return this.#live().takeOutgoing(); }
+    /** {welcomed, player, tick, steersSent, acksSent, malformedIn, refused, target: {x, y} raw}. */
+    figures() { return this.#live().figures(); }
+
+    delete() {
+      release(this, this.#h);
+      this.#h = null;
+    }
+  }
+
   if (Symbol.dispose) {
+    ScriptedBot.prototype[Symbol.dispose] = ScriptedBot.prototype.delete;
     Room.prototype[Symbol.dispose] = Room.prototype.delete;
     ClientSession.prototype[Symbol.dispose] = ClientSession.prototype.delete;
   }
-  return { Room, ClientSession, Replay, ReplayError };
+  return { Room, ClientSession, ScriptedBot, Replay, ReplayError };
 }

@@ -545,6 +545,7 @@ export interface Scenario extends Deletable {
 export interface Tandem {
   readonly Room: RoomConstructor;
   readonly ClientSession: ClientSessionConstructor;
+  readonly ScriptedBot: ScriptedBotConstructor;
   readonly Replay: ReplayStatic;
   readonly ReplayError: typeof ReplayError;
 }
@@ -633,8 +634,11 @@ export interface ReplayStatic {
 }
 
 export interface ClientSessionConstructor {
-  /** measureStepCost (default true) times steps with performance.now() to fit advance()'s budget. */
-  new (options: { watch?: boolean; nowMs: number; measureStepCost?: boolean }): ClientSession;
+  /**
+   * measureStepCost (default true) times steps with performance.now() to fit advance()'s budget.
+   * predict (default false): renderView() draws the predicted world (docs/prediction.md).
+   */
+  new (options: { watch?: boolean; nowMs: number; measureStepCost?: boolean; predict?: boolean }): ClientSession;
 }
 
 /** web/adapters/README.md's render view. */
@@ -642,8 +646,28 @@ export interface SessionRenderView {
   hasWorld: boolean; tick: number; alpha: number; arenaSize: number | null; me: number | null;
   /** Views into the module's memory: valid until the next call into the module. */
   pellets: { current: Float32Array; previous: Float32Array | null };
+  /** With `predict`, positions include the correction still being eased. */
   wells: { player: number; x: number; y: number; prevX: number; prevY: number; targetX?: number; targetY?: number; score?: number }[];
+  /** Of the confirmed world's last step (a predicted step's effects could be taken back). */
   events: { kind: string; tick: number; player: number; pellet: number }[];
+  /** Whether this is a predicting session's view: then `tick` is the predicted tick. */
+  predicted: boolean;
+  /** The confirmed tick under a predicted view; null for a lockstep session. */
+  confirmedTick: number | null;
+}
+
+/** A predicting session's figures (docs/prediction.md, "The predicted client"). */
+export interface PredictionFigures {
+  active: boolean; predictedTick: number | null;
+  depthTicks: number; targetDepthTicks: number; windowTicks: number; leadSamples: number;
+  rollbacks: number; rollbacksPerSec: number; resimulatedTicks: number;
+  resimTicksLast: number; resimTicksP99: number;
+  /** Timed with performance.now() (null when measureStepCost is false). */
+  resimMsP99: number | null; resimMsMax: number | null;
+  budgetCuts: number; resets: number; corrections: number; lastCorrection: number;
+  monitorAlarms: number; pendingInputs: number;
+  /** The predicted world's digest (hex), or null without one. */
+  digest: string | null;
 }
 
 /** web/adapters/README.md's figures; `session` holds every figure of the C++ session. */
@@ -659,6 +683,8 @@ export interface SessionFigures {
   lastResume: null | { awayMs: number; path: 'catch_up' | 'baseline' | 'idle'; ticks: number; frames: number;
     baselineBytes: number; droppedMs: number; verifiedAfterMs: number | null };
   error: null | { code: string; message: string };
+  /** null unless the session was created with `predict: true`. */
+  prediction: PredictionFigures | null;
   session: Record<string, unknown>;
 }
 
@@ -680,4 +706,23 @@ export interface ClientSession extends Deletable {
   corruptOnce(): void;
   /** Re-runs what the session received in this build: a sentence saying whether it agrees. */
   checkAgainstNative(): string;
+}
+
+export interface ScriptedBotConstructor {
+  /** @param options.seed a safe integer >= 0 choosing the bot's path; otherwise RangeError */
+  new (options: { seed: number }): ScriptedBot;
+}
+
+/**
+ * A scripted player for a Room with no server around it: hello, steers along waypoints drawn
+ * from its seed, an ack every 6 frames with the room's own digest (it holds no world).
+ */
+export interface ScriptedBot extends Deletable {
+  onConnected(): void;
+  receive(bytes: Uint8Array | ArrayBufferView | ArrayBuffer): void;
+  takeOutgoing(): Uint8Array[];
+  figures(): {
+    welcomed: boolean; player: number | null; tick: number; steersSent: number; acksSent: number;
+    malformedIn: number; refused: boolean; target: { x: number; y: number };
+  };
 }

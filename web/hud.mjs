@@ -75,8 +75,20 @@ export class Hud {
     $('bw-out').textContent = formatRate(f.bytesOutPerSec);
     $('dropped').textContent = formatMs(f.droppedMs);
     $('verify-summary').textContent = verificationSummary(f.verification);
+    this.#prediction(f.prediction);
     this.#players(f.players, f.me);
     this.#alert(f.error);
+  }
+
+  // A predicting session's figures (docs/prediction.md); hidden in lockstep and offline.
+  #prediction(p) {
+    $('prediction').hidden = !p;
+    if (!p) return;
+    $('predict-depth').textContent = p.active ? `+${p.depthTicks} ticks` : '–';
+    $('predict-rollbacks').textContent = `${p.rollbacksPerSec}/s`;
+    $('predict-resim').textContent = `${p.resimTicksLast} / p99 ${p.resimTicksP99}` +
+      (p.resimMsP99 === null ? '' : ` (${p.resimMsP99.toFixed(1)} ms)`);
+    $('predict-alarms').textContent = String(p.monitorAlarms);
   }
 
   #players(players, me) {

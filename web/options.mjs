@@ -1,4 +1,5 @@
-// The page's options from its URL (?watch, ?offline, ?debug, ?scenario=NAME, ...), parsed once.
+// The page's options from its URL (?watch, ?offline, ?lockstep, ?debug, ?scenario=NAME, ...),
+// parsed once.
 // It only reads what the person asked for; which mode actually runs is chosen in adapters/.
 
 // Knobs of the local world (offline sandbox) that a URL may set, with the ranges the page
@@ -21,9 +22,13 @@ export function parseOptions(search, location) {
   return Object.freeze({
     watch: flag('watch'),
     offline: flag('offline'),
+    // A player sees the predicted world unless ?lockstep asks for the confirmed one only.
+    lockstep: flag('lockstep'),
     debug: flag('debug'),
     // A named scenario played in the page (watch only): its script drives every input.
     scenario: q.get('scenario') || null,
+    // The scenario "Check against native" runs (default: ?scenario's, else orbits).
+    check: q.get('check') || null,
     seed: integer('seed', LOCAL_DEFAULTS.seed),
     pellets: integer('pellets', LOCAL_DEFAULTS.pellets),
     // The server's WebSocket: the page's own host unless ?server= names another.

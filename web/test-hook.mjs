@@ -31,7 +31,8 @@ export function installTestHook(options) {
     loopFailure() { const f = hook.parts?.loop.failure(); return f ? String(f.stack ?? f) : null; },
     attach(parts) {
       hook.parts = parts;
-      hook.mode = parts.adapter.mode;
+      // Read live: the page may switch to the offline mode when no server answers.
+      Object.defineProperty(hook, 'mode', { get: () => parts.adapter.mode, enumerable: true, configurable: true });
       hook.ready = true;
     },
     fail(error) { hook.error = String(error?.stack ?? error); },

@@ -100,7 +100,9 @@ Result<AggregateTree, AggregateError> AggregateTree::build_in(std::span<const We
 }
 
 Result<void, AggregateError> AggregateTree::rebuild(std::span<const WeightedPoint> points, uint8_t max_depth) {
-    if (points.empty()) return rebuild_cell(points, 0, 0, one_raw, max_depth);
+    // Refused before the bounding box is scanned: reading a crowd this module cannot describe
+    // (up to 48 GiB) only to refuse it afterwards took minutes.
+    if (points.empty() || points.size() > max_points) return rebuild_cell(points, 0, 0, one_raw, max_depth);
     int32_t min_x = INT32_MAX, min_y = INT32_MAX, max_x = INT32_MIN, max_y = INT32_MIN;
     for (const WeightedPoint& p : points) {
         min_x = p.x.raw() < min_x ? p.x.raw() : min_x;

@@ -198,6 +198,8 @@ void ClientSession::on_baseline(const Baseline& baseline, std::span<const uint8_
                                  ? baseline.tick - figures_.verified_tick
                                  : 0;
     world_ = std::move(decoded.value());
+    ++world_epoch_;
+    verified_.clear();
     config_ = world_->config;
     const int64_t skipped_ns = mul_div_round(static_cast<int64_t>(std::min<uint64_t>(skipped, INT64_MAX)), tick_ns(), 1);
     figures_.dropped_ns = sat_add(figures_.dropped_ns, skipped_ns);
@@ -236,6 +238,8 @@ void ClientSession::on_sections(const Sections& sections, std::span<const uint8_
 
 void ClientSession::drop_world_and_resync(int64_t now) {
     world_.reset();
+    ++world_epoch_;
+    verified_.clear();
     frames_.clear();
     awaiting_baseline_ = true;
     catching_up_ = false;
@@ -286,6 +290,7 @@ bool ClientSession::step_one(int64_t now) {
     if (catching_up_) ++figures_.last_resume.ticks;
     // A resync is over at the first tick verified on its baseline (a catch-up when it ends).
     if (resume_open_ && figures_.last_resume.path == ResumePath::resync) close_resume(now);
+    if (keep_verified_) verified_.push_back(VerifiedTick{tick, std::move(frames_.front().frame.inputs)});
     frames_.pop_front();
     return true;
 }
@@ -435,7 +440,8 @@ void ClientSession::maybe_send_steer(int64_t now) {
         return;
     }
     if (steered_once_ && sat_sub(now, last_steer_sent_at_) < tick_ns() * steer_interval_ticks) return;
-    send(InputMsg{next_sequence_++, *pending_steer_});
+    last_input_sent_ = InputMsg{next_sequence_++, *pending_steer_};
+    send(*last_input_sent_);
     ++figures_.inputs_sent;
     last_sent_steer_ = pending_steer_;
     pending_steer_.reset();
@@ -481,6 +487,16 @@ SessionFigures ClientSession::figures() const {
 }
 
 std::vector<uint8_t> ClientSession::export_replay() const { return replay_; }
+
+void ClientSession::keep_verified(bool on) {
+    keep_verified_ = on;
+    if (!on) verified_.clear();
+}
+
+void ClientSession::take_verified(std::vector<VerifiedTick>& out) {
+    for (auto& v : verified_) out.push_back(std::move(v));
+    verified_.clear();
+}
 
 void ClientSession::corrupt_once_for_testing() {
     if (world_) world_->captures ^= 1;

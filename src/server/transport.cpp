@@ -2,6 +2,7 @@
 // at -O2): HTTP static files, /metrics, /healthz, the WebSocket at /ws, the tick timer and
 // the signals, all on one thread. It moves bytes and keeps time; every decision it could
 // get wrong is made by a pure function elsewhere in src/server or by the room.
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
@@ -11,12 +12,14 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <set>
 
 #include "server/health.hpp"
 #include "server/metrics.hpp"
+#include "server/native_stream.hpp"
 #include "server/server.hpp"
 #include "server/static_files.hpp"
 #include "server/write_queue.hpp"
@@ -110,6 +113,9 @@ public:
     void start() { read(); }
     void tear_down();
 
+    // Writes a response that was produced later than the request's read (a native stream).
+    void write(http::message_generator response, bool keep_alive);
+
 private:
     void read();
     void on_read(const error_code& ec);
@@ -146,6 +152,10 @@ public:
     bool draining() const { return draining_; }
 
     http::message_generator respond(const http::request<http::string_body>& request);
+    // GET /native/stream: answered through `reply` at once (a known stream, a refusal, busy)
+    // or when the worker has computed it; the tick loop never waits for it.
+    void native_stream(const http::request<http::string_body>& request,
+                       std::function<void(http::message_generator)> reply);
     bool origin_allowed(std::string_view origin_header) const;
     void http_opened(const std::shared_ptr<HttpSession>& s) { http_sessions_.insert(s); }
     // The socket went on to a WebSocket session, which now owns it and its count.
@@ -212,6 +222,8 @@ private:
     std::map<ConnectionId, std::shared_ptr<WsSession>> ws_sessions_;
     std::set<std::shared_ptr<WsSession>> ws_handshaking_;
     std::set<std::shared_ptr<HttpSession>> http_sessions_;
+    // Last: destroyed first, so its worker is stopped and joined while io_ still exists.
+    NativeStreams native_streams_;
 };
 
 // ---- HTTP ---------------------------------------------------------------------------------
@@ -281,7 +293,22 @@ void HttpSession::on_read(const error_code& ec) {
         return;
     }
     const bool keep_alive = request.keep_alive() && !server_.draining();
+    if (const std::string_view t(request.target().data(), request.target().size());
+        t.substr(0, t.find('?')) == "/native/stream" &&
+        (request.method() == http::verb::get || request.method() == http::verb::head)) {
+        server_.native_stream(request, [self = shared_from_this(), keep_alive](http::message_generator response) {
+            self->write(std::move(response), keep_alive);
+        });
+        return;
+    }
     http::message_generator response = server_.respond(request);
+    stream_.expires_after(duration(server_.limits().http_idle_timeout_ns));
+    beast::async_write(stream_, std::move(response),
+                      [self = shared_from_this(), keep_alive](const error_code& e, size_t) { self->on_write(keep_alive, e); });
+}
+
+void HttpSession::write(http::message_generator response, bool keep_alive) {
+    if (finished_) return;
     stream_.expires_after(duration(server_.limits().http_idle_timeout_ns));
     beast::async_write(stream_, std::move(response),
                       [self = shared_from_this(), keep_alive](const error_code& e, size_t) { self->on_write(keep_alive, e); });
@@ -563,6 +590,41 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
     response.prepare_payload();
     metrics_.http_response(200);
     return response;
+}
+
+void Server::native_stream(const http::request<http::string_body>& request,
+                           std::function<void(http::message_generator)> reply) {
+    const bool head = request.method() == http::verb::head;
+    const unsigned version = request.version();
+    const bool keep_alive = request.keep_alive();
+    auto text = [this, head, version, keep_alive](http::status status, std::string body) {
+        http::response<http::string_body> response{status, version};
+        common_headers(response);
+        response.set(http::field::content_type, "text/plain; charset=utf-8");
+        response.set(http::field::cache_control, "no-store");
+        if (status == http::status::service_unavailable) response.set(http::field::retry_after, "2");
+        response.keep_alive(keep_alive);
+        const size_t length = body.size();
+        response.body() = head ? std::string() : std::move(body);
+        response.content_length(length);
+        metrics_.http_response(static_cast<unsigned>(status));
+        return http::message_generator(std::move(response));
+    };
+    const std::string_view target(request.target().data(), request.target().size());
+    const size_t q = target.find('?');
+    const auto parsed = parse_native_stream_query(q == std::string_view::npos ? std::string_view{} : target.substr(q + 1));
+    if (!parsed) return reply(text(http::status::bad_request, std::string(parsed.message()) + "\n"));
+    if (auto known = native_streams_.text(parsed.value())) return reply(text(http::status::ok, std::move(*known)));
+    const NativeStreamRequest wanted = parsed.value();
+    // The worker's completion comes back to this thread; the reply is built from what it stored.
+    const bool started = native_streams_.start(wanted, [this, wanted, reply, text] {
+        asio::post(io_, [this, wanted, reply, text] {
+            auto known = native_streams_.text(wanted);
+            reply(known ? text(http::status::ok, std::move(*known))
+                        : text(http::status::service_unavailable, "the stream was not computed; ask again\n"));
+        });
+    });
+    if (!started) reply(text(http::status::service_unavailable, "another native stream is being computed; ask again in a moment\n"));
 }
 
 bool Server::origin_allowed(std::string_view origin_header) const {

@@ -29,7 +29,15 @@ for (const f of [native, wasm]) {
 }
 
 function run(command, args) {
-  const text = execFileSync(command, [...args, secondsText], { encoding: 'utf8' });
+  let text;
+  try {
+    text = execFileSync(command, [...args, secondsText], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    // The program's own sentence (e.g. the session chose a baseline over catching up) is the
+    // whole story; a stack trace of this driver adds nothing.
+    process.stderr.write(error.stderr || `${error.message}\n`);
+    process.exit(1);
+  }
   return Object.fromEntries(text.trim().split(' ').map((kv) => kv.split('=')).map(([k, v]) => [k, Number(v)]));
 }
 

@@ -420,6 +420,19 @@ TEST_CASE("normalize rounds each component of the unit direction correctly") {
     }
 }
 
+TEST_CASE("normalize settles a component estimated at 1 raw down to 0 when its exact value is under one half") {
+    // (1 raw, 2 units): l = 1 + (2^17)^2 = 2^34 + 1 raw^2. Exactly,
+    //   x = 2^16 * 1 / sqrt(2^34 + 1) = 2^16 / (2^17 sqrt(1 + 2^-34)) < 1/2      -> 0 raw
+    //   y = 2^16 * 2^17 / sqrt(2^34 + 1) = 2^16 / sqrt(1 + 2^-34)
+    //     > 2^16 (1 - 2^-35) = 2^16 - 2^-19                                        -> 65536 raw
+    // The one-division estimate of x divides by floor(sqrt((2^34 + 1) * 2^28)) = 2^31 and lands
+    // exactly on 1/2, rounding to 1; only the exact settling step (its floor at 0 included)
+    // brings it to 0.
+    CHECK(tandem::normalize({raw(1), Fx::from_int(2)}) == Vec2{Fx::zero(), Fx::one()});
+    CHECK(tandem::normalize({Fx::from_int(2), raw(-1)}) == Vec2{Fx::one(), Fx::zero()});
+    CHECK(tandem::normalize({raw(-1), Fx::from_int(-2)}) == Vec2{Fx::zero(), -Fx::one()});
+}
+
 TEST_CASE("parse reads [+-]digits[.digits] exactly and rounds ties to even") {
     auto p = [](const char* s) { return tandem::parse(s); };
     CHECK(p("0") == Fx::zero());

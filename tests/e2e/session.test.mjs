@@ -292,6 +292,6 @@ describe('the page against `tandem serve`', { skip }, () => {
     await assertLive(page, 'after 60 s hidden');
     await page.close();
   });
-  test.todo('offline mode (a Room in the page) and "Check against native": the page\'s digest stream matches the native one tick by tick');
-  test.todo('a version mismatch is shown to the person');
+  // The offline mode and "Check against native": offline.test.mjs and native-check.test.mjs;
+  // a version or fingerprint refusal shown to the person: native-check.test.mjs.
 });

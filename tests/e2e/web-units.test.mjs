@@ -40,6 +40,11 @@ describe('the URL options', () => {
     assert.deepEqual([o.watch, o.debug, o.offline, o.scenario, o.pellets, o.seed, o.serverUrl], [true, true, false, 'orbits', 4096, 1, 'ws://h/ws']);
     assert.equal(parseOptions('', { protocol: 'https:', host: 'e' }).serverUrl, 'wss://e/ws');
   });
+  test('predict by default; ?lockstep asks for the confirmed world only', () => {
+    assert.equal(parseOptions('', at).lockstep, false);
+    assert.equal(parseOptions('?lockstep', at).lockstep, true);
+    assert.equal(parseOptions('?lockstep=0', at).lockstep, false);
+  });
 });
 
 // A document and window made of EventTargets: the feeder only listens and reads visibilityState.

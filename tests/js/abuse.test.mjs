@@ -115,6 +115,7 @@ function entryPoints() {
   const room = new tandem.Room({ pelletCount: 16 });
   const id = room.connect(0);
   const session = new tandem.ClientSession({ nowMs: 0, measureStepCost: false });
+  const bot = new tandem.ScriptedBot({ seed: 1 });
   room.startRecording();
   room.tick(16);
   const recording = room.takeRecording();
@@ -136,12 +137,14 @@ function entryPoints() {
     'ClientSession.onResume': [(t) => session.onResume(t), 6],
     'ClientSession.steer': [(x, y, t) => session.steer(x, y, t), 1, 2, 7],
     'ClientSession.renderView': [(t) => session.renderView(t), 8],
+    'new ScriptedBot': [(o) => new tandem.ScriptedBot(o), { seed: 3 }],
+    'ScriptedBot.receive': [(b) => bot.receive(b), new Uint8Array([200, 1])],
   });
   for (const name of ['toString', 'toNumber', 'sqrt', 'sin', 'cos', 'atan', 'asin', 'acos', 'exp', 'log']) {
     points[`fx.${name}`] = [(a) => fx[name](a), 65536];
   }
   for (const name of ['add', 'sub', 'mul', 'div']) points[`fx.${name}`] = [(a, b) => fx[name](a, b), 65536, 3];
-  const done = () => [world, scenario, clock, periodic, room, session].forEach((o) => o.delete());
+  const done = () => [world, scenario, clock, periodic, room, session, bot].forEach((o) => o.delete());
   return { points, done };
 }
 

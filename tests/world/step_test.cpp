@@ -279,6 +279,18 @@ TEST_CASE("a well bounces off the walls keeping wall_restitution of its speed") 
     CHECK(w.wells[0].vel == at(-384, 384));
 }
 
+TEST_CASE("a well whose move ends exactly on a wall keeps its velocity") {
+    WorldConfig c = still_config();
+    c.steer_gain = Fx::zero();  // no spring, no damping: the well coasts
+    c.steer_damping = Fx::zero();
+    World w = world_of(c);
+    // x: 1020 + 256/64 = 1024, exactly the wall; y: 4 - 256/64 = 0, exactly the wall.
+    w.wells.push_back(Well{1, at(1020, 4), at(256, -256), at(1020, 4), 0});
+    step(w, {});
+    CHECK(w.wells[0].pos == at(1024, 0));
+    CHECK(w.wells[0].vel == at(256, -256));
+}
+
 // ---- Pellets ---------------------------------------------------------------------------------
 
 TEST_CASE("a pellet bounces off the walls, then its speed is clamped, after this tick's move") {
@@ -315,6 +327,46 @@ TEST_CASE("a move longer than the arena is reflected, then clamped to the wall")
     step(w, {});
     CHECK(w.pellets[0].pos == at(64, 32));
     CHECK(w.pellets[0].vel == at(22500, 0));
+}
+
+TEST_CASE("a pellet whose move ends exactly on a wall is not past it: it keeps its velocity") {
+    // The walls reflect a coordinate past 0 or arena_size; one that lands exactly on 0 or
+    // 1024 is inside, so nothing reverses. Pellets 0-3 move 64/64 = 1 unit onto a wall;
+    // pellet 4 sits on the left wall and slides along it.
+    World w = world_of(still_config(5));
+    w.pellets[0].pos = at(1, 500);
+    w.pellets[0].vel = at(-64, 0);
+    w.pellets[1].pos = at(1023, 500);
+    w.pellets[1].vel = at(64, 0);
+    w.pellets[2].pos = at(500, 1);
+    w.pellets[2].vel = at(0, -64);
+    w.pellets[3].pos = at(300, 1023);
+    w.pellets[3].vel = at(0, 64);
+    w.pellets[4].pos = at(0, 700);
+    w.pellets[4].vel = at(0, 64);
+    Stepper stepper;
+    stepper.step(w, {});
+    CHECK(w.pellets[0].pos == at(0, 500));
+    CHECK(w.pellets[0].vel == at(-64, 0));
+    CHECK(w.pellets[1].pos == at(1024, 500));
+    CHECK(w.pellets[1].vel == at(64, 0));
+    CHECK(w.pellets[2].pos == at(500, 0));
+    CHECK(w.pellets[2].vel == at(0, -64));
+    CHECK(w.pellets[3].pos == at(300, 1024));
+    CHECK(w.pellets[3].vel == at(0, 64));
+    CHECK(w.pellets[4].pos == at(0, 701));
+    CHECK(w.pellets[4].vel == at(0, 64));
+    // The next tick takes each one unit past its wall: reflected back to 1 unit inside, the
+    // speed reversed and scaled by 0.75 (64 * 0.75 = 48).
+    stepper.step(w, {});
+    CHECK(w.pellets[0].pos == at(1, 500));
+    CHECK(w.pellets[0].vel == at(48, 0));
+    CHECK(w.pellets[1].pos == at(1023, 500));
+    CHECK(w.pellets[1].vel == at(-48, 0));
+    CHECK(w.pellets[2].pos == at(500, 1));
+    CHECK(w.pellets[2].vel == at(0, 48));
+    CHECK(w.pellets[3].pos == at(300, 1023));
+    CHECK(w.pellets[3].vel == at(0, -48));
 }
 
 // ---- Captures --------------------------------------------------------------------------------
@@ -456,6 +508,40 @@ TEST_CASE("a Stepper's history never shows: any Stepper steps any world to the s
     moved.step(m1, {});
     used.step(m2, {});  // NOLINT(bugprone-use-after-move): documented to work
     CHECK(m1 == m2);
+}
+
+TEST_CASE("a copied or assigned Stepper carries the last step's events, and steps on like any other") {
+    // One place left: player 1 joins, player 2 is refused (canonical order, by player id).
+    WorldConfig c = still_config(2);
+    c.max_players = 1;
+    World w = world_of(c);
+    park_pellets(w);
+    Stepper stepper;
+    stepper.step(w, std::vector<Input>{{2, InputKind::join, at(5, 5)}, {1, InputKind::join, at(9, 9)}});
+    const std::vector<Event> expected{joined(1), refused(2)};
+    REQUIRE(events_of(stepper.events()) == expected);
+
+    const Stepper copy(stepper);
+    CHECK(events_of(copy.events()) == expected);
+
+    Stepper assigned;
+    World scratch_world = world_of(c);
+    assigned.step(scratch_world, std::vector<Input>{{7, InputKind::join, at(1, 1)}});  // events of its own
+    REQUIRE(events_of(assigned.events()) == std::vector<Event>{joined(7)});
+    assigned = stepper;
+    CHECK(events_of(assigned.events()) == expected);
+    Stepper& same = assigned;
+    assigned = same;  // assigning a Stepper to itself keeps its events
+    CHECK(events_of(assigned.events()) == expected);
+
+    // The copies are their own: stepping one replaces its events only, and each (with fresh
+    // scratch) steps a world to the same bits as the original.
+    World a = w, b = w;
+    stepper.step(a, {});
+    assigned.step(b, {});
+    CHECK(a == b);
+    CHECK(stepper.events().empty());
+    CHECK(events_of(copy.events()) == expected);
 }
 
 TEST_CASE("two threads, each with its own Stepper, step two worlds at once to the serial results") {

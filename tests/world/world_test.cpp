@@ -159,6 +159,19 @@ TEST_CASE("the first knob out of range in field order is the one named") {
     CHECK(validate(c).code() == "tick_hz_out_of_range");
 }
 
+TEST_CASE("a ConfigError value outside the enum is named unknown, from the first one past the last knob") {
+    // 15 knobs have a rule (tick_hz .. tree_max_depth: ConfigError 0 to 14), so 15 is the
+    // first value with none; the lookups must stop before it rather than read past the table.
+    for (const uint8_t v : {uint8_t{15}, uint8_t{16}, uint8_t{255}}) {
+        const auto e = static_cast<ConfigError>(v);
+        INFO("ConfigError " << int{v});
+        CHECK(error_name(e) == "unknown");
+        CHECK(describe(e) == "unknown config error");
+        CHECK(config_field(e) == "unknown");
+    }
+    CHECK(error_name(ConfigError::tree_max_depth_out_of_range) == "tree_max_depth_out_of_range");
+}
+
 TEST_CASE("dump lists every field in digest order and ends with the section digests and the digest") {
     World w = make_world(small_config(3)).value();
     w.wells.push_back(Well{5, at(1, 2), at(3, 4), at(5, 6), 9});

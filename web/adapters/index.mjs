@@ -1,7 +1,12 @@
 // Which adapter runs the page: the server session when the module has one and the person did
-// not ask for ?offline or a ?scenario, the local stand-in otherwise. It chooses the mode from
-// the URL and what the module offers; it never looks inside a message.
+// not ask for ?offline or a ?scenario (falling back to the offline mode when no server answers
+// at all); the offline mode (a Room in the tab) for ?offline; the local stand-in for
+// ?scenario=NAME and for a module without a Room. It chooses from the URL and what the module
+// offers; it never looks inside a message.
+import { checkAgainstNative, nativeSource } from '../native-check.mjs';
+import { FallbackAdapter } from './fallback.mjs';
 import { LocalAdapter } from './local.mjs';
+import { OfflineAdapter } from './offline.mjs';
 import { SessionAdapter } from './session.mjs';
 
 /**
@@ -9,9 +14,26 @@ import { SessionAdapter } from './session.mjs';
  * @param {ReturnType<typeof import('../options.mjs').parseOptions>} options
  */
 export function chooseAdapter(tandem, options) {
-  const local = (reason) => new LocalAdapter(tandem, { scenario: options.scenario, watch: options.watch, seed: options.seed, pellets: options.pellets, reason });
+  // "Check against native": the server's native stream while there is a server, else the
+  // stream shipped with the page.
+  const check = (server) => async () => (await checkAgainstNative(tandem, nativeSource(options, { server }))).text;
+  const withCheck = (adapter) => {
+    adapter.actions = { ...adapter.actions, checkAgainstNative: check(false) };
+    return adapter;
+  };
+  const local = (reason) => withCheck(new LocalAdapter(tandem, { scenario: options.scenario, watch: options.watch, seed: options.seed, pellets: options.pellets, reason }));
+  const offline = (reason) => (typeof tandem.ScriptedBot === 'function'
+    ? withCheck(new OfflineAdapter(tandem, { watch: options.watch, debug: options.debug, lockstep: options.lockstep, seed: options.seed, pellets: options.pellets, reason }))
+    : local(`${reason}; this build of the module has no Room`));
   if (options.scenario !== null) return local('?scenario: no server involved');
-  if (options.offline) return local('?offline');
+  if (options.offline) return offline('asked for with ?offline');
   if (typeof tandem.ClientSession !== 'function') return local('this build of the module has no client session yet');
-  return new SessionAdapter(tandem, options);
+  const session = new SessionAdapter(tandem, options);
+  const sessionCheck = session.actions.checkAgainstNative;
+  return new FallbackAdapter(session, () => offline(`no server at ${options.serverUrl}`), {
+    // With a server, the scenario against its native stream and the session's own re-run of
+    // what the server sent (a replay checked in this build).
+    server: async () => `${await check(true)()} · received match: ${sessionCheck()}`,
+    offline: check(false),
+  });
 }

@@ -22,12 +22,16 @@ export class SessionAdapter {
 
   /**
    * @param {object} tandem the loaded ES module (with ClientSession)
-   * @param {{serverUrl: string, watch: boolean, debug: boolean}} options
+   * @param {{serverUrl: string, watch: boolean, debug: boolean, lockstep?: boolean}} options
    */
-  constructor(tandem, { serverUrl, watch, debug }) {
+  constructor(tandem, { serverUrl, watch, debug, lockstep = false }) {
     this.mode = watch ? 'watch' : 'play';
-    this.modeLabel = watch ? `Watching the room at ${serverUrl}` : `Playing in the room at ${serverUrl}`;
-    this.#session = new tandem.ClientSession({ watch, nowMs: performance.now() });
+    // A player draws the predicted world (own steers at once, corrected when others' inputs
+    // arrive); a watcher has nothing to predict, and ?lockstep draws only what is verified.
+    const predict = !watch && !lockstep;
+    this.modeLabel = watch ? `Watching the room at ${serverUrl}`
+      : `Playing in the room at ${serverUrl} (${predict ? 'predicted' : 'lockstep'})`;
+    this.#session = new tandem.ClientSession({ watch, nowMs: performance.now(), predict });
     this.arenaSize = null;   // known from the welcome; renderView() carries it
     this.#transport = new Transport(serverUrl, {
       onOpen: (nowMs) => { this.#session.onConnected(nowMs); this.#flush(); },

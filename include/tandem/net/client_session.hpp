@@ -190,6 +190,20 @@ public:
     // digest (its scores section) disagrees with the room's.
     void corrupt_once_for_testing();
     const std::optional<world::World>& confirmed_world() const { return world_; }
+
+    // For a predicting layer drawn over the confirmed world (tandem/client/predicted_world.hpp).
+    // Once asked to, the session keeps each verified tick's inputs until take_verified()
+    // collects them, in tick order; a dropped or replaced world empties the list and bumps
+    // world_epoch(), so a reader knows the ticks it followed no longer lead to this world.
+    struct VerifiedTick {
+        uint64_t tick = 0;
+        std::vector<AppliedInput> inputs;
+    };
+    void keep_verified(bool on);
+    void take_verified(std::vector<VerifiedTick>& out);
+    uint64_t world_epoch() const { return world_epoch_; }
+    // The newest steer sent, with its sequence (the room echoes it in the frame it lands on).
+    std::optional<InputMsg> last_input_sent() const { return last_input_sent_; }
     int64_t step_cost_ns() const { return step_cost_ns_; }
 
 private:
@@ -230,6 +244,10 @@ private:
     uint64_t last_queued_tick_ = 0;   // the tick the next frame must follow (world or queue)
     uint64_t verified_digest_ = 0;    // the room's digest at figures_.verified_tick
     bool events_valid_ = false;       // the stepper's events belong to the world held
+    bool keep_verified_ = false;
+    std::vector<VerifiedTick> verified_;
+    uint64_t world_epoch_ = 0;
+    std::optional<InputMsg> last_input_sent_;
 
     // Render: the positions before the last step and when it was applied.
     std::vector<Vec2> pellets_prev_;

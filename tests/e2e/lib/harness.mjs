@@ -12,6 +12,9 @@ import { defaultRoots, startStaticServer } from './static-server.mjs';
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const artifactsDir = resolve(process.env.TANDEM_E2E_ARTIFACTS ?? join(repoRoot, 'build/test-artifacts/e2e'));
 export const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+// The page's directory; TANDEM_WEB_DIR serves another copy (e.g. one whose node_modules is a
+// real directory: both servers refuse a symbolic link that leads out of the root).
+export const webDir = process.env.TANDEM_WEB_DIR ?? join(repoRoot, 'web');
 
 /**
  * Starts the server the page is loaded from. Today: the tests' static server (web/ at the
@@ -21,6 +24,7 @@ export const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 export async function startServer({ port = 0 } = {}) {
   const roots = defaultRoots(repoRoot);
   if (process.env.TANDEM_PACKAGE_DIR) roots.packageDir = process.env.TANDEM_PACKAGE_DIR;
+  roots.webDir = webDir;
   return startStaticServer({ ...roots, port });
 }
 
@@ -111,9 +115,6 @@ export const tandemBinary = process.env.TANDEM_BIN ?? join(repoRoot, 'build/nati
  */
 export async function startTandemServe({ port = 0, args = [] } = {}) {
   const packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package');
-  // TANDEM_WEB_DIR: another copy of web/, e.g. one with web/node_modules copied in where the
-  // checkout's is a symbolic link out of web/ (the server refuses to follow it there).
-  const webDir = process.env.TANDEM_WEB_DIR ?? join(repoRoot, 'web');
   const launch = async (onPort) => {
     // `listening on` goes to stdout; the harness reads stderr, so the shell moves it there.
     const child = spawnTracked('/bin/sh', ['-c', 'exec "$0" "$@" 1>&2', tandemBinary, 'serve',

@@ -4,7 +4,7 @@ import createTandem, {
   InputError, SnapshotError,
   type DigestHex, type FixedTimestep, type FxRaw, type Input, type Scenario, type SectionDigests, type Tandem,
   type TickDigest, type World, type WorldConfigValues, type ConfigRangeError, type StepEvent, type ValueNoise,
-  type Room, type ClientSession, type RoomOutbox, type ReplayCheck,
+  type Room, type ClientSession, type RoomOutbox, type ReplayCheck, type ScriptedBot,
 } from 'tandem';
 
 const tandem: Tandem = await createTandem();
@@ -113,6 +113,14 @@ const pellets: Float32Array = session.renderView().pellets.current;
 const verified: number = session.figures().verification.verifiedTicks;
 const check: ReplayCheck = tandem.Replay.check(room.takeRecording());
 console.log(applied, pellets.length, verified, check.divergence?.sections, room.stats().closes.room_full, room.worldDigest());
+const bot: ScriptedBot = new tandem.ScriptedBot({ seed: 3 });
+const botId: number = room.connect(20);
+bot.onConnected();
+for (const out of bot.takeOutgoing()) room.receive(botId, out, 20);
+for (const { to, bytes } of room.takeOutbox().sends) if (to === botId) bot.receive(bytes);
+const botPlayer: number | null = bot.figures().player;
+console.log(botPlayer, bot.figures().target.x);
+bot.delete();
 session.delete();
 room.delete();
 

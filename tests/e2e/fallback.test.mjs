@@ -1,0 +1,59 @@
+// The page's switch to the offline mode, in Node with stand-in adapters: it happens once, only
+// when the server's socket failed before it ever opened, never after a socket opened (a close
+// or a refusal then is the session's business), and an absence in progress carries over.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { FallbackAdapter } from '../../web/adapters/fallback.mjs';
+
+function stand(mode, states) {
+  const calls = [];
+  let i = 0;
+  return {
+    mode, modeLabel: mode, arenaSize: 1024, calls,
+    actions: { downloadReplay: () => mode, corrupt: undefined },
+    figures() { return { connection: { state: states[Math.min(i, states.length - 1)] } }; },
+    advance(now) { calls.push(['advance', now]); i += 1; },
+    onSuspend(now) { calls.push(['suspend', now]); },
+    onResume(now) { calls.push(['resume', now]); },
+    steer() {}, renderView() { return null; },
+    dispose() { calls.push(['dispose']); },
+  };
+}
+const checks = { server: () => 'server', offline: () => 'offline' };
+
+describe('the fallback to the offline mode', () => {
+  test('a socket that fails before ever opening switches once, and the check follows', () => {
+    const session = stand('play', ['connecting', 'waiting', 'connecting', 'waiting']);
+    const offline = stand('offline', ['local']);
+    let made = 0;
+    const a = new FallbackAdapter(session, () => { made += 1; return offline; }, checks);
+    assert.equal(a.actions.checkAgainstNative(), 'server');
+    for (let t = 1; t <= 5; ++t) a.advance(t, 8);
+    assert.equal(made, 1);
+    assert.equal(a.mode, 'offline');
+    assert.deepEqual(session.calls.at(-1), ['dispose']);
+    assert.equal(a.actions.checkAgainstNative(), 'offline');
+    assert.equal(a.actions.downloadReplay(), 'offline');
+  });
+
+  test('a socket that opened and then closed or was refused never switches', () => {
+    for (const states of [['connecting', 'open', 'waiting', 'connecting', 'waiting'], ['open', 'closed']]) {
+      const session = stand('play', states);
+      let made = 0;
+      const a = new FallbackAdapter(session, () => { made += 1; return stand('offline', ['local']); }, checks);
+      for (let t = 1; t <= 8; ++t) a.advance(t, 8);
+      assert.equal(made, 0, states.join(' '));
+      assert.equal(a.mode, 'play');
+    }
+  });
+
+  test('a switch while the page is away tells the offline adapter it is away', () => {
+    const offline = stand('offline', ['local']);
+    const a = new FallbackAdapter(stand('play', ['waiting']), () => offline, checks);
+    a.onSuspend(100);
+    a.advance(150, 8);
+    assert.deepEqual(offline.calls[0], ['suspend', 150]);
+    a.onResume(900);
+    assert.deepEqual(offline.calls.at(-1), ['resume', 900]);
+  });
+});

@@ -1,0 +1,90 @@
+// The page against `tandem serve` for what the person checks by hand: "Check against native"
+// (the scenario run in the tab equals the server's native stream tick by tick, and the match
+// received re-runs to the server's digests), "Download replay" (the saved file passes the
+// native `tandem replay`), and a refused hello (another protocol version, another simulation)
+// shown in the page's alert rather than only logged. The refusals are the real server's: the
+// test rewrites the page's hello on its way out, the server judges it.
+import assert from 'node:assert/strict';
+import { existsSync, rmSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { launchChromium } from './lib/chromium.mjs';
+import { openDemo, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
+import { clickAndRead, downloadReplay, nativeReplay } from './lib/actions.mjs';
+
+const skip = existsSync(tandemBinary) ? false : `no ${tandemBinary} (build-scripts/build native)`;
+const env = { server: null, browser: null };
+before(async () => {
+  if (skip) return;
+  env.server = await startTandemServe();
+  env.browser = await launchChromium();
+});
+after(async () => {
+  await env.browser?.close();
+  await env.server?.close();
+});
+
+async function openVerifying(query, context = env.browser.context) {
+  const page = await openDemo(context, env.server.origin, query);
+  await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 120, null, { timeout: 60_000 });
+  return page;
+}
+
+/**
+ * A page in its own context whose hello is rewritten by `edit` (a Buffer, changed in place)
+ * on its way to the real server; everything else passes untouched both ways.
+ */
+async function openWithHello(edit) {
+  const context = await env.browser.browser.newContext();
+  await context.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      const bytes = Buffer.from(message);
+      if (bytes[0] === 0x01 && bytes.length === 12) edit(bytes);   // Hello: u8 type | u16 version | u64 fingerprint | u8 role
+      server.send(bytes);
+    });
+  });
+  const page = await openDemo(context, env.server.origin, '');
+  return { page, context };
+}
+
+describe('checks a person makes against `tandem serve`', { skip }, () => {
+  test('"Check against native" with the server: trig\'s 2001 digests in the tab equal the server\'s native stream, and the received match re-runs to the server\'s digests', async () => {
+    const page = await openVerifying('?check=trig');
+    const text = await clickAndRead(page, 'check-native', 240_000);
+    console.log(`# ${text}`);
+    assert.match(text, /^trig: 2,001 ticks, all identical to the server's native build · received match: ticks \d+\.\.\d+: \d+ frames re-run, every digest agrees with the server's$/);
+    await page.close();
+  });
+
+  test('"Download replay" from a server match: the file the browser saves passes the native `tandem replay`', async () => {
+    const page = await openVerifying('');
+    const { file, dir, said } = await downloadReplay(page);
+    const result = await nativeReplay(file);
+    console.log(`# ${said}\n# tandem replay: exit ${result.code}: ${result.stdout.trim().split('\n').pop()}`);
+    assert.equal(result.code, 0, `tandem replay ${file}: ${result.stdout}${result.stderr}`);
+    rmSync(dir, { recursive: true, force: true });
+    await page.close();
+  });
+
+  for (const [what, code, edit, says] of [
+    ['another protocol version', 'version_mismatch', (hello) => hello.writeUInt16LE(9, 1), /version/i],
+    ['another simulation (fingerprint)', 'fingerprint_mismatch', (hello) => { hello[3] ^= 0xff; }, /fingerprint|simulation/i],
+  ]) {
+    test(`a hello speaking ${what} is refused by the server, shown in the page's alert, and not retried`, async () => {
+      const { page, context } = await openWithHello(edit);
+      await page.waitForFunction(() => window.__tandem.figures().error !== null, null, { timeout: 15_000 });
+      const error = await page.evaluate(() => window.__tandem.figures().error);
+      assert.equal(error.code, code);
+      const alert = await page.evaluate(() => ({ hidden: document.getElementById('alert').hidden, text: document.getElementById('alert').textContent }));
+      console.log(`# ${code}: the alert says: ${alert.text}`);
+      assert.equal(alert.hidden, false, 'the alert is shown');
+      assert.ok(alert.text.includes(error.message) && says.test(alert.text), `alert: ${alert.text}`);
+      // Retrying cannot cure it: the page stays closed, and it did not fall back to offline.
+      await sleep(1500);
+      const after = await page.evaluate(() => ({ mode: window.__tandem.mode, connection: window.__tandem.figures().connection }));
+      assert.equal(after.mode, 'play');
+      assert.equal(after.connection.state, 'closed', JSON.stringify(after.connection));
+      await context.close();
+    });
+  }
+});

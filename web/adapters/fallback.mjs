@@ -1,0 +1,55 @@
+// The server session until it proves there is no server: when the WebSocket fails before it
+// ever opened (nothing listens at the address), the page switches once to the offline mode
+// (a Room in the tab) and says so. A socket that opened and then closed or was refused is the
+// session's business (reconnect, back off, show the refusal), never a reason to switch.
+
+export class FallbackAdapter {
+  #inner;
+  #makeFallback;
+  #everOpen = false;
+  #fellBack = false;
+  #suspendedAtMs = null;
+
+  /**
+   * @param {object} first the server session's adapter
+   * @param {() => object} makeFallback builds the offline adapter, once, when needed
+   * @param {{server: object, offline: object}} checks the check-against-native action for each
+   */
+  constructor(first, makeFallback, checks) {
+    this.#inner = first;
+    this.#makeFallback = makeFallback;
+    this.actions = {
+      checkAgainstNative: () => (this.#fellBack ? checks.offline() : checks.server()),
+      downloadReplay: () => this.#inner.actions.downloadReplay(),
+      corrupt: first.actions.corrupt === undefined ? undefined : () => this.#inner.actions.corrupt(),
+    };
+  }
+
+  get mode() { return this.#inner.mode; }
+  get modeLabel() { return this.#inner.modeLabel; }
+  get arenaSize() { return this.#inner.arenaSize; }
+  get inner() { return this.#inner; }
+
+  advance(nowMs, budgetMs) {
+    // Watched only until the socket first opens (or the switch is made): one look a frame.
+    if (!this.#fellBack && !this.#everOpen) this.#watch(nowMs);
+    this.#inner.advance(nowMs, budgetMs);
+  }
+
+  #watch(nowMs) {
+    const { state } = this.#inner.figures().connection;
+    if (state === 'open') this.#everOpen = true;
+    if (this.#everOpen || !['waiting', 'failed', 'closed'].includes(state)) return;
+    this.#fellBack = true;
+    this.#inner.dispose();
+    this.#inner = this.#makeFallback();
+    if (this.#suspendedAtMs !== null) this.#inner.onSuspend(nowMs);
+  }
+
+  onSuspend(nowMs) { this.#suspendedAtMs = nowMs; this.#inner.onSuspend(nowMs); }
+  onResume(nowMs) { this.#suspendedAtMs = null; this.#inner.onResume(nowMs); }
+  steer(point) { this.#inner.steer(point); }
+  renderView() { return this.#inner.renderView(); }
+  figures() { return this.#inner.figures(); }
+  dispose() { this.#inner.dispose(); }
+}
