@@ -355,8 +355,18 @@ uint32_t ClientSession::advance(int64_t now, int64_t budget_ns) {
     if (suspended_) return 0;
     const int64_t since_last = std::max<int64_t>(0, sat_sub(now, last_advance_at_));
     last_advance_at_ = now;
-    if (world_ && !awaiting_baseline_ && !catching_up_ && frames_.size() > gap_threshold_ticks)
-        decide_resume(now, since_last, 0);
+    if (world_ && !awaiting_baseline_ && !catching_up_ && frames_.size() > gap_threshold_ticks) {
+        if (resume_open_ && frames_.size() <= static_cast<uint64_t>(catch_up_budget_ns / step_cost_ns_)) {
+            // The backlog behind a resync's baseline (the room's baseline may be up to
+            // baseline_repeat_seconds old, and it streams the ticks since at once): part of the
+            // same resume, caught up within it. A new decision here would replace the resync in
+            // the figures before its first verified tick closed it.
+            catching_up_ = true;
+            catch_up_target_tick_ = last_queued_tick_;
+        } else {
+            decide_resume(now, since_last, 0);
+        }
+    }
 
     uint32_t applied = 0;
     if (world_ && !awaiting_baseline_ && !frames_.empty()) {

@@ -272,6 +272,29 @@ TEST_CASE("a catch-up the room answers with a baseline is reported as a resync w
     CHECK(*c.session.confirmed_world() == c.server.world);
 }
 
+TEST_CASE("a backlog behind a resync's baseline is caught up within that resync, which is reported verified", "[client_session]") {
+    Connected c;
+    c.feed_frames(static_cast<uint32_t>(catch_up_budget_ns / assumed_step_cost_ns) + 1);
+    c.session.advance(c.now, 16 * ms);
+    REQUIRE(c.session.figures().last_resume.path == ResumePath::resync);
+    // An old baseline and the ticks since, all arrived before the next frame of the page.
+    c.session.receive(c.server.baseline(), c.now + 50 * ms);
+    c.feed_frames(static_cast<uint32_t>(gap_threshold_ticks) + 10);
+    c.session.advance(c.now + 100 * ms, 1 * ms);
+    const auto f = c.session.figures();
+    CHECK(f.last_resume.path == ResumePath::resync);
+    CHECK(f.last_resume.until_verified_ns == 100 * ms);
+    CHECK(f.catch_ups == 0);
+    // Stepped at the catch-up slice, not the 1 ms budget's single step.
+    CHECK(f.verified_ticks >= catch_up_slice_ns / assumed_step_cost_ns);
+    c.session.advance(c.now + 116 * ms, 1 * ms);
+    c.session.advance(c.now + 132 * ms, 1 * ms);
+    c.session.advance(c.now + 148 * ms, 1 * ms);
+    c.session.advance(c.now + 164 * ms, 1 * ms);
+    CHECK(c.session.figures().queued_frames == 0);
+    CHECK(*c.session.confirmed_world() == c.server.world);
+}
+
 TEST_CASE("max_queued_frames are held unapplied; one more drops the world", "[client_session]") {
     Connected c;
     const uint64_t base = c.server.world.tick;
@@ -419,6 +442,8 @@ TEST_CASE("dropped time: the world time a resync's baseline jumped over; a first
     CHECK(f.dropped_ns == 16'683'332'666);
     CHECK(f.last_resume.dropped_ns == 16'683'332'666);
     // A catch-up steps every tick: nothing more is dropped.
+    c.feed_frames(1);
+    c.session.advance(c.now + 150 * ms, 16 * ms);   // verifies, which closes the resync
     c.feed_frames(static_cast<uint32_t>(gap_threshold_ticks) + 1);
     c.session.advance(c.now + 200 * ms, 1'000 * ms);
     CHECK(c.session.figures().last_resume.path == ResumePath::caught_up);

@@ -83,8 +83,8 @@ struct ResumeFigures {
     uint64_t behind_ticks = 0;        // the N the rule weighed
     uint64_t ticks = 0;               // catch-up: ticks stepped while catching up
     uint64_t bytes = 0;               // resync: bytes of the baseline that healed it
-    int64_t dropped_ns = 0;           // resync: world time the baseline jumped over
     int64_t until_verified_ns = -1;   // decision to the next verified tick (-1: not yet)
+    int64_t dropped_ns = 0;           // resync: world time the baseline jumped over (last: positional initialisers stay valid)
 };
 
 struct SessionFigures {
