@@ -41,9 +41,15 @@ const isLibm = (name) => LIBM.has(name) || /^__(sin|cos|tan|rem_pio2|expo2|math_
 
 const FLOAT_OP = /\bf(32|64)\.[a-z_0-9]+|\b[a-z0-9]+\.[a-z_]+_f(32|64)(_[su])?\b/;
 
-// tandem::bindings is the JS boundary (bindings/*.hpp): every JS number arrives as a double,
-// so reading a length or an id converts from f64 there, before anything reaches the simulation.
-const isSimulation = (name) => name.startsWith('tandem::') && !name.startsWith('tandem::bindings::');
+// Outside the simulation, by namespace:
+// - tandem::bindings is the JS boundary (bindings/*.hpp): every JS number arrives as a double,
+//   so reading a length or an id converts from f64 there, before anything reaches the simulation.
+// - tandem::predict and tandem::client are presentation: the prediction kit and the predicted
+//   world ease what is drawn (corrections, remote views) in floats; what they simulate is
+//   world::step on a copy of the confirmed world, scanned under tandem::world, and nothing they
+//   compute returns to the confirmed world or the wire except the player's own steers.
+const PRESENTATION = ['tandem::bindings::', 'tandem::predict::', 'tandem::client::'];
+const isSimulation = (name) => name.startsWith('tandem::') && !PRESENTATION.some((p) => name.startsWith(p));
 const isAllowed = (name) => ALLOWED_FLOAT_FUNCTIONS.some((a) => name === a || name.startsWith(`${a}(`) || name.startsWith(`${a}<`));
 
 async function demangle(names) {
