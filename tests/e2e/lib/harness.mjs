@@ -33,10 +33,11 @@ export async function startServer({ port = 0 } = {}) {
  * launchChromium), both closed after the file's tests whatever happened. The returned object
  * holds {server, browser} once the hooks ran.
  */
-export function serverAndBrowser(launch) {
-  const env = { server: null, browser: null };
+export function serverAndBrowser(launch, start = startServer, skip = false) {
+  const env = { server: null, browser: null, skip };
   before(async () => {
-    env.server = await startServer();
+    if (skip) return;
+    env.server = await start();
     env.browser = await launch();
   });
   after(async () => {
@@ -52,17 +53,7 @@ export function serverAndBrowser(launch) {
  */
 export function tandemServeAndBrowser(launch) {
   const skip = existsSync(tandemBinary) ? false : `no ${tandemBinary} (build-scripts/build native)`;
-  const env = { server: null, browser: null, skip };
-  before(async () => {
-    if (skip) return;
-    env.server = await startTandemServe();
-    env.browser = await launch();
-  });
-  after(async () => {
-    await env.browser?.close();
-    await env.server?.close();
-  });
-  return env;
+  return serverAndBrowser(launch, () => startTandemServe(), skip);
 }
 
 /**
