@@ -1,14 +1,16 @@
 // The page's entry: loads the module, picks the adapter, and connects the parts (renderer,
 // HUD, steering, lifecycle feeder, frame loop, buttons). Wiring only: each part's job is in
 // its own file, and every simulation decision is the adapter's (the session's, in C++).
+// three.js is not imported here: renderer.mjs is loaded beside the module (below), so the
+// socket and the first verified tick never wait for the 2.2 MB that only drawing needs.
 import createTandem from 'tandem';
 import { chooseAdapter } from './adapters/index.mjs';
+import { DeferredRenderer } from './deferred-renderer.mjs';
 import { FlatRenderer } from './flat-renderer.mjs';
 import { startFrameLoop } from './frame-loop.mjs';
 import { Hud } from './hud.mjs';
 import { feedLifecycle } from './lifecycle.mjs';
 import { parseOptions } from './options.mjs';
-import { ArenaRenderer } from './renderer.mjs';
 import { listenForSteering } from './steer-input.mjs';
 import { reliefFunction } from './terrain.mjs';
 import { installTestHook } from './test-hook.mjs';
@@ -20,14 +22,23 @@ async function boot() {
   const hook = installTestHook(options);
   const hud = new Hud();
   try {
-    const tandem = await createTandem();
+    // The wasm module's fetch and compilation first, then three.js beside it: nothing but the
+    // 3D view waits for three.js, and a page whose three.js does not load runs in the flat view.
+    const loading = createTandem();
+    const arenaModule = import('./renderer.mjs').catch((error) => ({ loadError: error }));
+    const tandem = await loading;
+    performance.mark('tandem:module-ready');
     const adapter = chooseAdapter(tandem, options);
-    const renderer = makeRenderer($('arena'), { arenaSize: adapter.arenaSize ?? 1024, relief: reliefFunction(tandem, options.seed) }, hud);
-    listenForSteering(renderer.canvas, (x, y) => renderer.arenaPointAt(x, y), (point) => adapter.steer(point));
+    const renderer = new DeferredRenderer();
     const lifecycle = feedLifecycle(adapter);
     wireActions(adapter, options);
     const loop = startFrameLoop({ adapter, renderer, hud });
     hook.attach({ tandem, adapter, renderer, hud, lifecycle, loop });
+    const arena = { arenaSize: adapter.arenaSize ?? 1024, relief: reliefFunction(tandem, options.seed) };
+    const drawn = makeRenderer($('arena'), await arenaModule, arena, hud);
+    listenForSteering(drawn.canvas, (x, y) => drawn.arenaPointAt(x, y), (point) => adapter.steer(point));
+    renderer.attach(drawn);
+    performance.mark('tandem:renderer-ready');
   } catch (error) {
     hud.fail(error);
     hook.fail(error);
@@ -35,8 +46,13 @@ async function boot() {
   }
 }
 
-// The 3D view where WebGL works; otherwise the flat view, and the person is told why.
-function makeRenderer(container, arena, hud) {
+// The 3D view where three.js loaded and WebGL works; otherwise the flat view, and the person
+// is told why.
+function makeRenderer(container, { ArenaRenderer, loadError }, arena, hud) {
+  if (loadError) {
+    hud.notice(`The 3D view did not load (${loadError.message}): showing the flat view.`);
+    return new FlatRenderer(container, arena);
+  }
   try {
     return new ArenaRenderer(container, arena);
   } catch (error) {

@@ -3,7 +3,10 @@
 // never send for a real file is an attack or a bug, and 400 says so.
 #include "server/static_files.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <array>
@@ -199,6 +202,19 @@ bool if_none_match_hits(std::string_view header, std::string_view etag) {
     return false;
 }
 
+namespace {
+
+// Strong: a file's size and modification time in nanoseconds, which change with its bytes.
+std::string etag_of(const struct ::stat& info) {
+    const int64_t mtime_ns = static_cast<int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+    char tag[64];
+    std::snprintf(tag, sizeof tag, "\"%llx-%llx\"", static_cast<unsigned long long>(info.st_size),
+                  static_cast<unsigned long long>(mtime_ns));
+    return tag;
+}
+
+}  // namespace
+
 std::optional<FoundFile> find_file(const StaticRoots& roots, const RequestPath& request) {
     std::span<const std::string> segments = request.segments;
     const std::filesystem::path* root = &roots.web;
@@ -227,11 +243,166 @@ std::optional<FoundFile> find_file(const StaticRoots& roots, const RequestPath& 
 
     struct ::stat info {};
     if (::stat(resolved.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
-    const int64_t mtime_ns = static_cast<int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
-    char tag[64];
-    std::snprintf(tag, sizeof tag, "\"%llx-%llx\"", static_cast<unsigned long long>(info.st_size),
-                  static_cast<unsigned long long>(mtime_ns));
-    return FoundFile{resolved, static_cast<uint64_t>(info.st_size), tag, mime_type_for(candidate.filename().native())};
+    return FoundFile{resolved, static_cast<uint64_t>(info.st_size), etag_of(info), mime_type_for(candidate.filename().native())};
+}
+
+// ---- gzip ------------------------------------------------------------------------------------
+
+bool accepts_gzip(std::string_view header) {
+    auto trim = [](std::string_view s) {
+        while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+        while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+        return s;
+    };
+    auto lower = [](std::string_view s) {
+        std::string out(s);
+        std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return out;
+    };
+    // A q-value is "0", "0.", "0.0".."0.000" for zero; anything else that parses is above it.
+    auto zero_weight = [&](std::string_view params) {
+        while (!params.empty()) {
+            const size_t semi = params.find(';');
+            const std::string p = lower(trim(params.substr(0, semi)));
+            if (p.starts_with("q=")) {
+                const std::string_view q = std::string_view(p).substr(2);
+                return !q.empty() && q.find_first_not_of("0.") == std::string_view::npos && q.front() == '0';
+            }
+            if (semi == std::string_view::npos) break;
+            params.remove_prefix(semi + 1);
+        }
+        return false;
+    };
+    std::optional<bool> gzip;  // what "gzip" or "x-gzip" said
+    bool star = false;
+    while (!header.empty()) {
+        const size_t comma = header.find(',');
+        const std::string_view item = header.substr(0, comma);
+        const size_t semi = item.find(';');
+        const std::string coding = lower(trim(item.substr(0, semi)));
+        const bool allowed = semi == std::string_view::npos || !zero_weight(item.substr(semi + 1));
+        if (coding == "gzip" || coding == "x-gzip") {
+            gzip = gzip.value_or(false) || allowed;
+        } else if (coding == "*") {
+            star = star || allowed;
+        }
+        if (comma == std::string_view::npos) break;
+        header.remove_prefix(comma + 1);
+    }
+    return gzip.value_or(star);
+}
+
+bool compressible(std::string_view mime) {
+    return mime.starts_with("text/") || mime == "application/json" || mime == "application/wasm" ||
+           mime == "image/svg+xml" || mime == "model/gltf+json";
+}
+
+std::string gzip_etag(std::string_view etag) {
+    if (etag.size() >= 2 && etag.back() == '"') return std::string(etag.substr(0, etag.size() - 1)) + "-gz\"";
+    return std::string(etag) + "-gz";
+}
+
+std::string gzip_compress(std::string_view bytes, int level) {
+    z_stream z{};
+    // windowBits 15 + 16: a gzip wrapper; zlib writes modification time 0 and no name.
+    if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+    std::string out(deflateBound(&z, static_cast<uLong>(bytes.size())), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+    z.avail_in = static_cast<uInt>(bytes.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    const int status = deflate(&z, Z_FINISH);  // deflateBound's room always suffices
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return status == Z_STREAM_END ? out : std::string();
+}
+
+GzipFiles::GzipFiles(Limits limits) : limits_(limits) {}
+
+GzipFiles::~GzipFiles() {
+    {
+        const std::lock_guard lock(mutex_);
+        stop_ = true;
+        queue_.clear();
+    }
+    wake_.notify_all();
+    if (worker_.joinable()) worker_.join();
+}
+
+std::shared_ptr<const std::string> GzipFiles::find(const FoundFile& file) {
+    if (!compressible(file.mime) || file.size < limits_.smallest_file || file.size > limits_.largest_file) return nullptr;
+    const std::lock_guard lock(mutex_);
+    const auto it = entries_.find(file.path.native());
+    if (it != entries_.end() && it->second.etag == file.etag) return it->second.done ? it->second.body : nullptr;
+    if (it == entries_.end() && entries_.size() >= limits_.files) return nullptr;
+    // New, or a new version of the file: the old body goes, the new one is queued.
+    Entry& entry = entries_[file.path.native()];
+    if (entry.body) held_ -= entry.body->size();
+    entry = Entry{file.etag, false, nullptr};
+    queue_.push_back(Job{file.path, file.etag});
+    if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
+    wake_.notify_one();
+    return nullptr;
+}
+
+void GzipFiles::wait_idle() {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [this] { return queue_.empty() && !busy_; });
+}
+
+uint64_t GzipFiles::held_bytes() const {
+    const std::lock_guard lock(mutex_);
+    return held_;
+}
+
+void GzipFiles::work() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+        wake_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        if (stop_) return;
+        const Job job = std::move(queue_.front());
+        queue_.pop_front();
+        busy_ = true;
+        lock.unlock();
+
+        // Read the version that was asked for: a file changed since its lookup is left for
+        // the next request, which names the new version.
+        std::shared_ptr<const std::string> body;
+        bool same_version = false;
+        if (const int fd = ::open(job.path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+            struct ::stat info {};
+            if (::fstat(fd, &info) == 0 && etag_of(info) == job.etag) {
+                std::string bytes(static_cast<size_t>(info.st_size), '\0');
+                size_t got = 0;
+                while (got < bytes.size()) {
+                    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+                    if (n <= 0) break;
+                    got += static_cast<size_t>(n);
+                }
+                if (got == bytes.size()) {
+                    same_version = true;
+                    std::string gz = gzip_compress(bytes);
+                    if (!gz.empty() && gz.size() < bytes.size()) body = std::make_shared<const std::string>(std::move(gz));
+                }
+            }
+            ::close(fd);
+        }
+
+        lock.lock();
+        busy_ = false;
+        const auto it = entries_.find(job.path.native());
+        if (it != entries_.end() && it->second.etag == job.etag) {
+            if (!same_version) {
+                entries_.erase(it);
+            } else {
+                if (body && held_ + body->size() > limits_.held_bytes) body = nullptr;  // full: sent as it is
+                if (body) held_ += body->size();
+                it->second.done = true;
+                it->second.body = std::move(body);
+            }
+        }
+        if (queue_.empty()) idle_.notify_all();
+    }
 }
 
 }  // namespace tandem::server

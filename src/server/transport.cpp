@@ -206,6 +206,7 @@ private:
     asio::steady_timer accept_retry_;
 
     StaticRoots roots_;
+    GzipFiles gzip_files_;
     std::vector<std::string> origins_;
     std::optional<TickLoop> loop_;
     HealthPolicy health_policy_;
@@ -556,19 +557,36 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
 
     // Files: always revalidated (no-cache), answered 304 while unchanged. The page, the JS
     // glue and the .wasm must come from one build, and their URLs carry no content hash, so
-    // a cached copy must never be used without asking; the ETag makes asking cheap.
+    // a cached copy must never be used without asking; the ETag makes asking cheap. A client
+    // that accepts gzip gets the stored gzip body once it exists (GzipFiles), with its own tag.
+    const auto accept = request.find(http::field::accept_encoding);
+    const std::shared_ptr<const std::string> gzip =
+        accept != request.end() && accepts_gzip(std::string_view(accept->value().data(), accept->value().size()))
+            ? gzip_files_.find(*found)
+            : nullptr;
+    const std::string etag = gzip ? gzip_etag(found->etag) : found->etag;
     auto file_headers = [&](auto& response) {
         common_headers(response);
-        response.set(http::field::etag, found->etag);
+        response.set(http::field::etag, etag);
         response.set(http::field::cache_control, "no-cache");
+        response.set(http::field::vary, "Accept-Encoding");
         response.keep_alive(request.keep_alive());
     };
     if (const auto match = request.find(http::field::if_none_match);
-        match != request.end() && if_none_match_hits(std::string_view(match->value().data(), match->value().size()),
-                                                     found->etag)) {
+        match != request.end() && if_none_match_hits(std::string_view(match->value().data(), match->value().size()), etag)) {
         http::response<http::empty_body> response{http::status::not_modified, version};
         file_headers(response);
         metrics_.http_response(304);
+        return response;
+    }
+    if (gzip) {
+        http::response<http::string_body> response{http::status::ok, version};
+        file_headers(response);
+        response.set(http::field::content_type, found->mime);
+        response.set(http::field::content_encoding, "gzip");
+        if (!head) response.body() = *gzip;
+        response.content_length(gzip->size());  // HEAD: the length the GET would have had
+        metrics_.http_response(200);
         return response;
     }
     if (head) {

@@ -23,7 +23,7 @@ describe('the page in Firefox ESR', () => {
     const { bidi, tab } = env.browser;
     const before = env.server.requests.length;
     await navigate(bidi, tab, `${env.server.origin}/?offline`);
-    await waitFor(bidi, tab, 'window.__tandem && (window.__tandem.ready || window.__tandem.error) && window.__tandem.frames()?.frames >= 3 || window.__tandem?.error');
+    await waitFor(bidi, tab, 'window.__tandem && (window.__tandem.ready || window.__tandem.error) && window.__tandem.drawn()?.kind !== "loading" && window.__tandem.frames()?.frames >= 3 || window.__tandem?.error');
     const state = await evaluate(bidi, tab, STATE);
     assert.equal(state.error, null);
     assert.equal(state.drawn.pellets, 1024);

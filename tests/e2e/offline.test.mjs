@@ -61,26 +61,47 @@ describe('the offline mode: a Room in the page', () => {
   test('hidden behind another tab for 5 s in the offline mode: the session catches up or takes a baseline, verifies again and goes on', async () => {
     const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256');
     await verifiesTicks(page, 60);
-    // Every resume the session reports and the HUD line beside it, sampled in the page: on a
-    // slow machine a later backlog (frames arriving faster than a slow page applies them) is a
-    // resume of its own and replaces this one in the figures.
+    // Every resume the session reports and the HUD line beside it, sampled in the page once per
+    // animation frame, right beside the page's own frame callback: on a slow machine a later
+    // backlog (frames arriving faster than a slow page applies them) is a resume of its own and
+    // replaces this one in the figures, and a timer sampling beside it can be starved by the
+    // very frames that close and replace it. Only changes are kept.
     await page.evaluate(() => {
       window.resumesSeen = [];
-      setInterval(() => {
+      window.framesSampled = 0;
+      const sample = () => {
+        window.framesSampled += 1;
         const r = window.__tandem.figures().lastResume;
-        if (r !== null) window.resumesSeen.push({ ...r, text: window.__tandem.resumeText() });
-      }, 20);
+        if (r !== null) {
+          const seen = { ...r, text: window.__tandem.resumeText() };
+          if (JSON.stringify(seen) !== JSON.stringify(window.resumesSeen.at(-1))) window.resumesSeen.push(seen);
+        }
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
     });
     const startedAt = Date.now();
     const restore = await hideBehindAnotherTab(page);
     await sleep(5000);
     await restore();
     const spanMs = Date.now() - startedAt;
-    await page.waitForFunction(() => window.resumesSeen.some((r) => r.awayMs >= 4000 && r.verifiedAfterMs != null && r.text.includes('verified again')),
-      null, { timeout: 60_000, polling: 100 });
-    const resume = await page.evaluate(() => window.resumesSeen.find((r) => r.awayMs >= 4000 && r.verifiedAfterMs != null && r.text.includes('verified again')));
+    // The bound is in frames, the page's own unit, not in wall time (a loaded machine draws a
+    // few frames a second): catch-up is chosen only for at most catch_up_budget_ns (1 s) of
+    // stepping, and every advance call while catching up steps at least catch_up_slice_ns
+    // (8 ms) of it, so 125 calls; a baseline is asked for and applied within a few, and its
+    // backlog is a catch-up of the same resume. Twice that, plus margin, and the page failed.
+    const FRAME_BOUND = 2 * (1000 / 8) + 20;
+    const shownAtFrame = await page.evaluate(() => window.framesSampled);
+    const closed = (r) => r.awayMs >= 4000 && r.verifiedAfterMs != null && r.text.includes('verified again');
+    await page.waitForFunction(([from, bound]) => window.resumesSeen.some((r) => r.awayMs >= 4000 && r.verifiedAfterMs != null && r.text.includes('verified again'))
+      || window.framesSampled - from > bound, [shownAtFrame, FRAME_BOUND], { timeout: 300_000, polling: 100 });
+    const { seen, frames } = await page.evaluate(() => ({ seen: window.resumesSeen, frames: window.framesSampled }));
+    const resume = seen.find(closed);
+    assert.ok(resume, `not verified again within ${FRAME_BOUND} frames of being shown (${frames - shownAtFrame} frames, ` +
+      `${Date.now() - startedAt - spanMs} ms); resumes seen: ${JSON.stringify(seen.slice(-8))}`);
     console.log(`# offline, hidden 5 s: path ${resume.path}, verified again in ${resume.verifiedAfterMs.toFixed(0)} ms; HUD: ${resume.text}`);
     assert.match(resume.path, /^(catch_up|baseline)$/);
+    assert.ok(resume.frames <= FRAME_BOUND, `the page's own count: verified again after ${resume.frames} frames`);
     assertSaysAway(resume.text, 5000, spanMs);
     // The room ran while the tab was hidden (its timers slowed, not stopped): there was something to catch up.
     assert.ok(resume.path === 'baseline' || resume.ticks > 60, JSON.stringify(resume));

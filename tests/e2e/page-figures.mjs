@@ -3,7 +3,10 @@
 // CLI's (the same scenarios, one run, interleaved), frame times while catching up after a
 // hidden tab, bytes on the wire per client, and the page's weight. Run by hand, not a test:
 //   node tests/e2e/page-figures.mjs [--repeat N] [--only first,step,catchup,bytes,weight]
-// (after build-scripts/build native and wasm)
+//        [--baseline TANDEM_BINARY:WEB_DIR]
+// (after build-scripts/build native and wasm). --baseline measures the first verified tick of
+// another build and page too, alternating with this one's in the same sitting (a loaded
+// machine's wall times are only comparable side by side).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -18,6 +21,7 @@ const { values } = parseArgs({ options: {
   ticks: { type: 'string', default: '200' },
   warmup: { type: 'string', default: '100' },
   only: { type: 'string', default: 'first,step,catchup,bytes,weight' },
+  baseline: { type: 'string' },
 } });
 const ONLY = new Set(values.only.split(','));
 const REPEAT = Number(values.repeat);
@@ -58,6 +62,20 @@ const PRELOAD = `() => {
   poll();
 }`;
 
+// Read once the tick verified: the marks, DOMContentLoaded, the page's own performance marks,
+// when the big files had arrived, and the bytes the page's loads took on the wire (Resource
+// Timing's transferSize: headers and the body as sent, compressed or not).
+const MARKS = `(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const resources = performance.getEntriesByType('resource');
+  const end = (part) => resources.find((r) => r.name.includes(part))?.responseEnd ?? null;
+  const own = Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('tandem:')).map((m) => [m.name.slice(7), m.startTime]));
+  return { ...window.__pageFigures, domMs: nav.domContentLoadedEventEnd, marks: own,
+    threeMs: end('three.core.js'), wasmMs: end('.wasm'),
+    transferBytes: [nav, ...resources].reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
+    bodyBytes: [nav, ...resources].reduce((sum, r) => sum + (r.encodedBodySize ?? 0), 0) };
+})()`;
+
 async function firstVerifiedChromium(chromium, origin) {
   // A fresh context each time: nothing cached, as a first visit.
   const context = await chromium.browser.newContext();
@@ -65,8 +83,7 @@ async function firstVerifiedChromium(chromium, origin) {
   await page.addInitScript(`(${PRELOAD})()`);
   await page.goto(`${origin}/`);
   await page.waitForFunction(() => window.__pageFigures?.verifiedMs != null, null, { timeout: 30_000 });
-  const marks = await page.evaluate(() => ({ ...window.__pageFigures,
-    domMs: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd }));
+  const marks = await page.evaluate(MARKS);
   await context.close();
   return marks;
 }
@@ -76,8 +93,7 @@ async function firstVerifiedFirefox(firefox, origin) {
   const { script } = await bidi.send('script.addPreloadScript', { functionDeclaration: PRELOAD });
   await navigate(bidi, tab, `${origin}/`);
   await waitFor(bidi, tab, 'window.__pageFigures?.verifiedMs != null', 30_000);
-  const marks = await evaluate(bidi, tab, `({ ...window.__pageFigures,
-    domMs: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd })`);
+  const marks = await evaluate(bidi, tab, MARKS);
   await bidi.send('script.removePreloadScript', { script });
   await navigate(bidi, tab, 'about:blank');
   return marks;
@@ -229,17 +245,38 @@ const chromiumVersion = chromium.browser.version();
 console.log(`# Chromium ${chromiumVersion}, Firefox ${firefox.version}, tandem serve at ${server.origin}`);
 try {
   if (ONLY.has('first')) {
-    // 1. Navigation to first verified tick, cold (a fresh context or a first load each time).
-    const chrome = [];
-    const fox = [];
+    // 1. Navigation to first verified tick, cold (a fresh context or a first load each time),
+    // after one untimed load per server: a server's first request for a file is answered as
+    // it is while the file is compressed, and a person is rarely a server's first visitor.
+    const servers = [['', server]];
+    if (values.baseline) {
+      const [binary, web] = values.baseline.split(':');
+      servers.push([' (baseline)', await startTandemServe({ binary, web })]);
+      console.log(`# baseline: ${binary} serving ${web} at ${servers[1][1].origin}`);
+    }
+    const runs = new Map(servers.map(([label]) => [label, { Chromium: [], Firefox: [] }]));
+    for (const [, s] of servers) {
+      await firstVerifiedChromium(chromium, s.origin);
+      await firstVerifiedFirefox(firefox, s.origin);
+    }
     for (let r = 0; r < REPEAT; ++r) {
-      chrome.push(await firstVerifiedChromium(chromium, server.origin));
-      fox.push(await firstVerifiedFirefox(firefox, server.origin));
+      for (const [label, s] of servers) {
+        runs.get(label).Chromium.push(await firstVerifiedChromium(chromium, s.origin));
+        runs.get(label).Firefox.push(await firstVerifiedFirefox(firefox, s.origin));
+      }
     }
-    for (const [name, runs] of [['Chromium', chrome], ['Firefox', fox]]) {
-      console.log(`navigation -> first verified tick, ${name}: ms ${spread(runs.map((m) => m.verifiedMs))}`);
-      console.log(`  of which DOMContentLoaded ${spread(runs.map((m) => m.domMs))}; module ready ${spread(runs.map((m) => m.readyMs))}`);
+    console.log(`# load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    for (const [label, byBrowser] of runs) {
+      for (const [name, ms] of Object.entries(byBrowser)) {
+        const at = (key) => ms.map((m) => m.marks?.[key] ?? m[key]).filter((x) => x != null);
+        console.log(`navigation -> first verified tick, ${name}${label}: ms ${spread(ms.map((m) => m.verifiedMs))}`);
+        console.log(`  of which DOMContentLoaded ${spread(ms.map((m) => m.domMs))}; module ready ${spread(ms.map((m) => m.readyMs))}`);
+        if (at('wasmMs').length) console.log(`  wasm arrived ${spread(at('wasmMs'))}; three.core.js arrived ${at('threeMs').length ? spread(at('threeMs')) : '-'}`);
+        if (at('renderer-ready').length) console.log(`  renderer ready ${spread(at('renderer-ready'))}`);
+        console.log(`  bytes on the wire (transferSize) ${spread(ms.map((m) => m.transferBytes), (x) => x.toFixed(0))}; bodies ${ms[0].bodyBytes} B`);
+      }
     }
+    if (servers[1]) await servers[1][1].close();
   }
 
   if (ONLY.has('step')) {

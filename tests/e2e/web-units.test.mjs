@@ -3,7 +3,7 @@
 // browser events into one absence, and the digest strip's bookkeeping. Fast: no browser.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { resumeLine } from '../../web/hud.mjs';
+import { groupDigits, resumeLine } from '../../web/hud.mjs';
 import { feedLifecycle } from '../../web/lifecycle.mjs';
 import { parseOptions } from '../../web/options.mjs';
 import { reconnectDelayMs } from '../../web/transport.mjs';
@@ -20,6 +20,14 @@ describe('the HUD resume line', () => {
   test('says when it is still waiting, and nothing when there was no absence', () => {
     assert.equal(resumeLine({ awayMs: 61_000, path: 'baseline', baselineBytes: 0, verifiedAfterMs: null }), 'away 61.0 s: waiting for a baseline…');
     assert.equal(resumeLine(null), 'no absence yet');
+  });
+});
+
+describe('the HUD\'s digit grouping', () => {
+  test('groups like toLocaleString(\'en\') without loading the locale\'s number formats', () => {
+    for (const n of [0, 7, 42, 999, 1000, 12_345, 999_999, 1_000_000, 1_234_567_890, 2 ** 53 - 1]) {
+      assert.equal(groupDigits(n), n.toLocaleString('en'), String(n));
+    }
   });
 });
 

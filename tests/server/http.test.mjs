@@ -1,8 +1,10 @@
 // HTTP of `tandem serve` over loopback: files with exact MIME types and revalidation
-// headers, HEAD, no listings, no path out of the roots in any spelling, /metrics, /healthz.
+// headers, gzip to a client that asks for it, HEAD, no listings, no path out of the roots in
+// any spelling, /metrics, /healthz.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, rawHttp, metrics, rawWebSocket, sleep } from './support.mjs';
+import { gunzipSync } from 'node:zlib';
+import { startServer, rawHttp, metrics, rawWebSocket, sleep, bigScript } from './support.mjs';
 
 let server;
 before(async () => { server = await startServer(); });
@@ -48,6 +50,58 @@ test('files are revalidated on every load and answered 304 while unchanged', asy
   assert.equal(weak.status, 304);
   const other = await get('/main.js', { headers: { 'If-None-Match': '"not-this-one"' } });
   assert.equal(other.status, 200);
+});
+
+// The first request for a file queues its compression and is answered as it is; a later one
+// gets the gzip body. Asked until it comes, for at most 10 s.
+async function gzipped(path) {
+  for (const until = Date.now() + 10_000; ;) {
+    const response = await rawHttp(server.port, path, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    if (response.headers['content-encoding'] === 'gzip' || Date.now() > until) return response;
+    await sleep(50);
+  }
+}
+
+test('a client that accepts gzip gets the file gzipped, decoding to exactly its bytes, with its own tag', async () => {
+  const gz = await gzipped('/big.js');
+  assert.equal(gz.status, 200);
+  assert.equal(gz.headers['content-encoding'], 'gzip');
+  assert.equal(gz.headers['content-type'], 'text/javascript; charset=utf-8');
+  assert.equal(gz.headers.vary, 'Accept-Encoding');
+  assert.equal(Number(gz.headers['content-length']), gz.body.length);
+  assert.ok(gz.body.length < bigScript.length / 2, `${gz.body.length} B gzipped of ${bigScript.length}`);
+  assert.ok(gunzipSync(gz.body).equals(Buffer.from(bigScript)), 'decodes to the file');
+  // Without Accept-Encoding, or with gzip refused, the same file comes as it is.
+  for (const headers of [{}, { 'Accept-Encoding': 'gzip;q=0, br' }, { 'Accept-Encoding': 'identity' }]) {
+    const plain = await rawHttp(server.port, '/big.js', { headers });
+    assert.equal(plain.headers['content-encoding'], undefined, JSON.stringify(headers));
+    assert.equal(plain.headers.vary, 'Accept-Encoding');
+    assert.ok(plain.body.equals(Buffer.from(bigScript)), JSON.stringify(headers));
+    assert.notEqual(plain.headers.etag, gz.headers.etag, 'each representation has its own strong tag');
+  }
+  // Revalidation names the representation: the gzip tag is answered 304 for a gzip client.
+  const again = await rawHttp(server.port, '/big.js', { headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': gz.headers.etag } });
+  assert.equal(again.status, 304);
+  assert.equal(again.headers.etag, gz.headers.etag);
+  // HEAD: the headers of the gzip GET, no body.
+  const head = await rawHttp(server.port, '/big.js', { method: 'HEAD', headers: { 'Accept-Encoding': 'gzip' } });
+  assert.equal(head.headers['content-encoding'], 'gzip');
+  assert.equal(head.headers['content-length'], gz.headers['content-length']);
+  assert.equal(head.body.length, 0);
+  // Node's fetch asks for gzip and decodes it: the bytes a browser's script sees.
+  const fetched = await get('/big.js');
+  assert.equal(fetched.headers.get('content-encoding'), 'gzip');
+  assert.equal(await fetched.text(), bigScript);
+});
+
+test('files too small to gain, or compressed already, are sent as they are to a gzip client', async () => {
+  for (const path of ['/pixel.png', '/main.js']) {
+    await rawHttp(server.port, path, { headers: { 'Accept-Encoding': 'gzip' } });
+    await sleep(200);
+    const response = await rawHttp(server.port, path, { headers: { 'Accept-Encoding': 'gzip' } });
+    assert.equal(response.status, 200, path);
+    assert.equal(response.headers['content-encoding'], undefined, path);
+  }
 });
 
 test('HEAD answers the headers of GET without a body', async () => {

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 export const serverBinary = process.env.TANDEM_TEST_SERVER;
 if (!serverBinary) throw new Error('TANDEM_TEST_SERVER must name the tandem_test_server executable');
 
+// A module large enough to be worth compressing (about 40 KB of varied lines).
+export const bigScript = Array.from({ length: 1500 }, (_, i) => `export const v${i} = ${(i * 2654435761) % 1000003};\n`).join('');
+
 // A web root and a package root with one file of each type, a subdirectory without an
 // index, a hidden file, and links pointing in and out; plus a secret file beside them that
 // no URL may reach.
@@ -32,6 +35,7 @@ export function makeSite() {
   writeFileSync(join(web, 'sub', 'page.txt'), 'in sub\n');
   writeFileSync(join(web, '.env'), 'HIDDEN=1\n');
   writeFileSync(join(web, 'node_modules', 'three', 'build', 'three.module.js'), 'export const REVISION = "x";\n');
+  writeFileSync(join(web, 'big.js'), bigScript);
   writeFileSync(join(web, 'ünï.txt'), 'utf8 name\n');
   symlinkSync(join(base, 'secret.txt'), join(web, 'link-out.txt'));
   symlinkSync(base, join(web, 'dir-out'));

@@ -58,7 +58,8 @@ export function tandemServeAndBrowser(launch) {
 
 /**
  * Opens the demo at `query` (e.g. '?pellets=4096') in a new page of `context` and waits until
- * the page's parts run (window.__tandem.ready) and a few frames were drawn. Collects the
+ * the page's parts run (window.__tandem.ready), its renderer has loaded (the page starts
+ * without three.js) and a few frames were drawn. Collects the
  * page's console errors and uncaught exceptions in page.problems.
  */
 export async function openDemo(context, origin, query = '', { timeoutMs = 30_000 } = {}) {
@@ -72,7 +73,7 @@ export async function openDemo(context, origin, query = '', { timeoutMs = 30_000
   await page.waitForFunction(() => window.__tandem?.ready === true || window.__tandem?.error !== null, null, { timeout: timeoutMs });
   const error = await page.evaluate(() => window.__tandem.error);
   if (error !== null) throw new Error(`the page failed to start: ${error}`);
-  await page.waitForFunction(() => window.__tandem.frames().frames >= 3, null, { timeout: timeoutMs });
+  await page.waitForFunction(() => window.__tandem.drawn().kind !== 'loading' && window.__tandem.frames().frames >= 3, null, { timeout: timeoutMs });
   return page;
 }
 
@@ -121,14 +122,15 @@ export const tandemBinary = process.env.TANDEM_BIN ?? join(repoRoot, 'build/nati
  * Starts `tandem serve` on a free port (or `port`) with web/ and the wasm package: the real
  * server, its room, /ws and /metrics. Resolves once it prints its "listening on" line; the
  * returned object can kill it (a crash, not a clean stop) and start it again on the same port.
- * @param {{port?: number, args?: string[]}} [options]
+ * `binary` and `web` name another build and page (tests/e2e/page-figures.mjs --baseline).
+ * @param {{port?: number, args?: string[], binary?: string, web?: string}} [options]
  */
-export async function startTandemServe({ port = 0, args = [] } = {}) {
+export async function startTandemServe({ port = 0, args = [], binary = tandemBinary, web = webDir } = {}) {
   const packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package');
   const launch = async (onPort) => {
     // `listening on` goes to stdout; the harness reads stderr, so the shell moves it there.
-    const child = spawnTracked('/bin/sh', ['-c', 'exec "$0" "$@" 1>&2', tandemBinary, 'serve',
-      '--port', String(onPort), '--web', webDir, '--pkg', packageDir, ...args]);
+    const child = spawnTracked('/bin/sh', ['-c', 'exec "$0" "$@" 1>&2', binary, 'serve',
+      '--port', String(onPort), '--web', web, '--pkg', packageDir, ...args]);
     const match = await waitForLine(child, /listening on http:\/\/([^\s/]+):(\d+)\//, 15_000, 'tandem serve');
     return { child, port: Number(match[2]) };
   };
