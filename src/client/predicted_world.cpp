@@ -250,13 +250,16 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
         // It goes up to the tick on screen (or the target, if further), so the picture never
         // goes back in time. If it can get there within this update it goes first, and the
         // shown world is not stepped in vain; if not, the shown world moves on first (the
-        // picture keeps going) and the re-simulation takes what is left, at least one step
-        // more than the shown world made, so it gains on it every update.
+        // picture keeps going) and the re-simulation takes what is left of the budget.
         auto goal = [&] { return std::min(std::max(shown_.world->tick, target), limit); };
         const uint64_t need = goal() - std::min(goal(), catchup_.world->tick);
         const bool fits = need <= budget && (!timed || static_cast<int64_t>(need) * step_cost_ns_ <= config_.resim_budget_ns);
         if (!fits) forward();
-        const uint32_t at_least = 2 * steps + 1;   // the shown world's steps, then one more
+        // At least a step; and once it has run for longer than the window, at least one step
+        // more than the shown world made, so that it lands even on a machine too slow for the
+        // budget (earlier that would make a slow frame for nothing: the budget usually allows
+        // several).
+        const uint32_t at_least = catchup_updates_ > config_.window_ticks ? 2 * steps + 1 : steps + 1;
         const int64_t t0 = clock_ ? clock_() : 0;
         while (catchup_.world->tick < goal() && budget > 0 && (steps < at_least || time_for_one_more())) {
             step_line(catchup_, now);
