@@ -51,34 +51,40 @@ function installProbe() {
     const a = v.alpha ?? 1;
     const px = w.prevX ?? w.x;
     const py = w.prevY ?? w.y;
-    return { x: px + (w.x - px) * a, y: py + (w.y - py) * a, targetX: w.targetX, targetY: w.targetY };
+    return { x: px + (w.x - px) * a, y: py + (w.y - py) * a, targetX: w.targetX, targetY: w.targetY, tick: v.tick };
   };
   // Rest: the world drawn has the last steer (its target is the one sent back to; in lockstep
-  // that takes a round trip) and the well has moved slower than restSpeed for restMs and 3 frames.
+  // that takes a round trip), the well sits on its target and has moved slower than restSpeed
+  // for restMs and for 10 ticks of the world drawn (a loaded page may draw frames in which the
+  // world did not move on: those prove nothing).
   probe.settle = async (restSpeed, restMs, timeoutMs) => {
     const start = performance.now();
     let last = probe.drawn();
     let lastAt = performance.now();
     let stillSince = null;
-    let stillFrames = 0;
+    let stillTick = null;
     let seen = null;
     while (performance.now() - start < timeoutMs) {
       await frame();
       const now = performance.now();
       const d = probe.drawn();
       const landed = probe.rest === null || (d && Math.abs(d.targetX - probe.rest.x) < 0.01 && Math.abs(d.targetY - probe.rest.y) < 0.01);
-      seen = { drawn: d, landed, rest: probe.rest };
-      if (d && last && landed) {
+      const onTarget = d && Math.hypot(d.x - d.targetX, d.y - d.targetY) < 0.3;
+      seen = { drawn: d, landed, onTarget, rest: probe.rest };
+      if (d && last && landed && onTarget) {
         const speed = Math.hypot(d.x - last.x, d.y - last.y) / Math.max(1e-3, (now - lastAt) / 1000);
         seen.speed = speed;
         if (speed < restSpeed) {
           stillSince ??= now;
-          ++stillFrames;
-          if (now - stillSince >= restMs && stillFrames >= 3) return { x: d.x, y: d.y, waitedMs: now - start };
+          stillTick ??= d.tick;
+          if (now - stillSince >= restMs && d.tick - stillTick >= 10) return { x: d.x, y: d.y, waitedMs: now - start };
         } else {
           stillSince = null;
-          stillFrames = 0;
+          stillTick = null;
         }
+      } else {
+        stillSince = null;
+        stillTick = null;
       }
       last = d;
       lastAt = now;
