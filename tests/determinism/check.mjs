@@ -15,10 +15,12 @@ const root = resolve(here, '../..');
 const ALL_SCENARIOS = ['orbits', 'crowd', 'chaos', 'trig'];
 const QUICK = { scenarios: ['trig', 'chaos'], ticks: 2000 };
 const FULL_TICKS = 20000;
-// Random worlds (--random): N specs random:<S * 1,000,000 + i>, i < N, for T ticks each.
+// Random worlds (--random): N specs random:<S * 1,000,000 + F + i>, i < N, for T ticks each
+// (F: --first, 0 unless given, so a long block can be run in pieces).
 const RANDOM = { n: 40, seed: 1n, ticks: 300 };
 const QUICK_RANDOM = { n: 24, ticks: 200 };
-const randomSpecs = (n, seed) => Array.from({ length: n }, (_, i) => `random:${seed * 1_000_000n + BigInt(i)}`);
+const BLOCK = 1_000_000;
+const randomSpecs = (n, seed, first) => Array.from({ length: n }, (_, i) => `random:${seed * BigInt(BLOCK) + BigInt(first + i)}`);
 
 const HELP = `usage: build-scripts/check-determinism [OPTIONS]
 
@@ -37,11 +39,15 @@ options:
   --quick             ${QUICK.scenarios.join(' and ')} for ${QUICK.ticks} ticks on every target (what build-scripts/test runs)
   --full              every scenario for ${FULL_TICKS} ticks (the default)
   --random [N]        instead of the scenarios, N random worlds (default ${RANDOM.n}): specs
-                      random:<S*1000000+i> for i < N, ${RANDOM.ticks} ticks each unless --ticks;
+                      random:<S*1000000+F+i> for i < N, ${RANDOM.ticks} ticks each unless --ticks;
                       with --quick: ${QUICK_RANDOM.n} worlds for ${QUICK_RANDOM.ticks} ticks. A divergence is shrunk
                       (fewest ticks, pellets, players, input classes) to a world file that
                       'tandem run --world FILE' reproduces; the report prints the command
   --seed S            the first seed of --random's specs (default ${RANDOM.seed}; a decimal number)
+  --first F           start --random's block at world F of seed S (default 0): runs a long
+                      block in pieces, e.g. --first 0 then --first 500 with --random 500
+  --max-pellets P     leave out of --random the worlds with more than P pellets (the
+                      report names each one and its pellet count; default: none left out)
   --no-shrink         report divergences of --random without shrinking them
   --perturb T[:F]     for the 'perturbed' target: flip one bit after tick T of field F
                       (0 pellet 0 x, 1 first well x, 2 rng state, 3 captures; default 137:0)
@@ -64,7 +70,7 @@ class UsageError extends Error {}
 function parseArgs(argv) {
   const o = { scenarios: null, targets: null, ticks: null, quick: false, json: false, jsonOut: null,
     twin: true, scan: true, noBuild: false, jobs: cpus().length, perturb: { tick: 137, field: 0 },
-    random: null, seed: null, shrink: true };
+    random: null, seed: null, shrink: true, first: null, maxPellets: null };
   const list = (v, known, what) => {
     const items = v.split(',').map((s) => s.trim()).filter(Boolean);
     if (!items.length) throw new UsageError(`${what} needs at least one name (accepted: ${known.join(', ')})`);
@@ -103,6 +109,8 @@ function parseArgs(argv) {
         o.seed = BigInt(v);
         break;
       }
+      case '--first': o.first = count(value(), '--first', 0, BLOCK - 1); break;
+      case '--max-pellets': o.maxPellets = count(value(), '--max-pellets', 0, 10_000_000); break;
       case '--no-shrink': o.shrink = false; break;
       case '--json': o.json = true; break;
       case '--json-out': o.jsonOut = value(); break;
@@ -126,11 +134,14 @@ function parseArgs(argv) {
     if (o.full) throw new UsageError('--random and --full exclude each other');
     if (o.random === 0) o.random = o.quick ? QUICK_RANDOM.n : RANDOM.n;
     o.seed ??= RANDOM.seed;
-    o.scenarios = randomSpecs(o.random, o.seed);
+    o.first ??= 0;
+    if (o.first + o.random > BLOCK) throw new UsageError(`--first ${o.first} plus --random ${o.random} runs past the ${BLOCK} worlds of one seed`);
+    o.scenarios = randomSpecs(o.random, o.seed, o.first);
     o.ticks ??= o.quick ? QUICK_RANDOM.ticks : RANDOM.ticks;
     o.twin = false;   // the float twin knows the four scenarios only
-  } else if (o.seed !== null || !o.shrink) {
-    throw new UsageError(`${o.seed !== null ? '--seed' : '--no-shrink'} needs --random`);
+  } else {
+    const alone = [[o.seed !== null, '--seed'], [!o.shrink, '--no-shrink'], [o.first !== null, '--first'], [o.maxPellets !== null, '--max-pellets']].find(([set]) => set);
+    if (alone) throw new UsageError(`${alone[1]} needs --random`);
   }
   o.scenarios ??= o.quick ? QUICK.scenarios : ALL_SCENARIOS;
   o.ticks ??= o.quick ? QUICK.ticks : FULL_TICKS;
@@ -243,7 +254,8 @@ async function main() {
   const report = {
     reference: REFERENCE, ticks: opts.ticks, scenarios: opts.scenarios, targets: [], cells: [], twin: null,
     floatScan: null, ok: true, phases: {}, elapsedSeconds: 0,
-    random: opts.random ? { worlds: opts.random, seed: String(opts.seed), ticks: opts.ticks } : null, shrunk: [],
+    random: opts.random ? { worlds: opts.random, seed: String(opts.seed), first: opts.first, ticks: opts.ticks, maxPellets: opts.maxPellets, leftOut: [] } : null,
+    shrunk: [],
   };
   const targets = opts.targets.map((name) => makeTarget(name, ctx));
   const state = new Map(targets.map((t) => [t.name, { target: t, error: null, info: null, mismatch: null, twinError: null, seconds: {} }]));
@@ -275,6 +287,25 @@ async function main() {
   }
   phase('build', t0);
   t0 = Date.now();
+  // --max-pellets: ask the reference build for each world's pellet count at tick 0 and leave
+  // out the larger ones, by name, before any target runs them.
+  if (opts.maxPellets !== null) {
+    const ref = state.get(REFERENCE);
+    if (ref.error) { note(`--max-pellets needs the reference build: ${ref.error}`); return 1; }
+    progress.status = 'counting the random worlds\' pellets';
+    const limit = limiter(opts.jobs);
+    const counts = await Promise.all(opts.scenarios.map((sc) => limit(async () => {
+      const r = await runProcess(ref.target.binary, ['run', '--scenario', sc, '--ticks', '0', '--format', 'json'], { cwd: root });
+      if (r.code !== 0) throw new Error(`tandem run --scenario ${sc} --ticks 0 exited ${r.code}: ${r.stderr.trim()}`);
+      return JSON.parse(r.stdout).summary.pellets;
+    })));
+    report.random.leftOut = opts.scenarios.map((world, i) => ({ world, pellets: counts[i] })).filter((w) => w.pellets > opts.maxPellets);
+    opts.scenarios = opts.scenarios.filter((_, i) => counts[i] <= opts.maxPellets);
+    report.scenarios = opts.scenarios;
+    for (const w of report.random.leftOut) note(`left out ${w.world}: ${w.pellets} pellets (--max-pellets ${opts.maxPellets})`);
+    if (!opts.scenarios.length) { note(`--max-pellets ${opts.maxPellets} left out every world: nothing was compared`); return 1; }
+    progress.status = '';
+  }
   if (opts.scan && targets.some((t) => TARGETS[t.name].kind === 'wasm')) {
     progress.status = 'float scan of the wasm module';
     note('scan    wasm module and simulation objects ...');
@@ -511,7 +542,11 @@ function renderText(report, opts) {
     const rows = [['world', ...report.targets.map((t) => t.name)]];
     for (const sc of report.scenarios) rows.push([sc, ...report.targets.map((t) => short(cell(t.name, sc)))]);
     out += table(rows).replace(/^(?=.)/gm, '  ');
-    out += `  (${report.random.worlds} random worlds from seed ${report.random.seed}, ${report.ticks} ticks each; 'tick T': first divergent tick)\n`;
+    const r = report.random;
+    out += `  (${r.worlds} random worlds from seed ${r.seed}${r.first ? ` starting at world ${r.first}` : ''}, ${report.ticks} ticks each; 'tick T': first divergent tick)\n`;
+    if (r.maxPellets !== null) {
+      out += `  left out by --max-pellets ${r.maxPellets}: ${r.leftOut.length ? r.leftOut.map((w) => `${w.world} (${w.pellets} pellets)`).join(', ') : 'none'}\n`;
+    }
   } else {
     const rows = [['target', ...report.scenarios]];
     for (const t of report.targets) {
@@ -588,7 +623,7 @@ function renderText(report, opts) {
   out += `; total ${formatDuration(report.elapsedSeconds)}\n`;
   out += `${report.ok ? 'OK' : 'FAILED'}: ${identical} of ${compared.length} target x scenario streams identical to ${report.reference}`;
   out += ` over ${report.ticks} ticks`;
-  if (report.random) out += ` (${report.random.worlds} random worlds)`;
+  if (report.random) out += ` (${report.random.worlds} random worlds${report.random.leftOut.length ? `, ${report.random.leftOut.length} left out by --max-pellets` : ''})`;
   if (report.floatScan) out += `; float scan ${report.floatScan.ok ? 'clean' : 'FAILED'}`;
   out += '\n';
   return out;

@@ -15,12 +15,31 @@ for (const [args, says] of [
   [['--seed', '5'], /--seed needs --random/],
   [['--random', '3', '--scenarios', 'trig'], /--random and --scenarios exclude each other/],
   [['--random', '--seed', 'x'], /--seed expects a whole number/],
+  [['--first', '3'], /--first needs --random/],
+  [['--max-pellets', '100'], /--max-pellets needs --random/],
+  [['--random', '5', '--first', '999999'], /runs past the 1000000 worlds of one seed/],
+  [['--random', '2', '--max-pellets', 'x'], /--max-pellets expects a whole number/],
 ]) {
   const r = run(args, { quiet: true });
   expect(r.status === 2 && says.test(r.stderr), `${args.join(' ')}: exits 2 saying ${says} (exit ${r.status}: ${r.stderr.split('\n')[0]})`);
 }
 
-// 2. The rare-path build, the default number of worlds, native targets only.
+// 2. --first and --max-pellets: world 610 of seed 11 has the generator's maximum of 131,072
+// pellets; a piece of the block around it leaves exactly that world out, names it, and
+// compares the others.
+const piece = join(outDir, 'random-max-pellets.json');
+rmSync(piece, { force: true });
+const p = run(['--random', '3', '--seed', '11', '--first', '609', '--max-pellets', '100000', '--ticks', '5',
+  '--targets', 'native', '--no-scan', '--json-out', piece], { quiet: true });
+const pr = readReport(piece);
+expect(p.status === 0 && /left out by --max-pellets 100000: random:11000610 \(131072 pellets\)/.test(p.stdout),
+  `--max-pellets names the world it leaves out (exit ${p.status})`);
+expect(JSON.stringify(pr?.random?.leftOut) === JSON.stringify([{ world: 'random:11000610', pellets: 131072 }]) &&
+  JSON.stringify(pr?.scenarios) === JSON.stringify(['random:11000609', 'random:11000611']) &&
+  pr.cells.length === 2 && pr.cells.every((c) => c.status === 'identical'),
+  `--first 609 runs worlds 609 and 611 and leaves out 610 (${JSON.stringify(pr?.scenarios)})`);
+
+// 3. The rare-path build, the default number of worlds, native targets only.
 const json = join(outDir, 'random-rare.json');
 rmSync(json, { force: true });
 console.log('\n== check-determinism --random --targets perturbed-rare (TANDEM_PERTURB_RARE)');
