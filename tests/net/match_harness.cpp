@@ -64,7 +64,7 @@ MatchResult run_match(const MatchPlan& plan) {
         // 55-104 ms each way with 15 ms of jitter: every packet within 40-120 ms.
         peers.emplace_back(i == late_joiner ? Role::watch : Role::play, 100 + i, (55 + 7 * int64_t{i}) * ms, 15 * ms);
         // No clock: the prediction decides by its tick budget only, the same natively and in wasm.
-        if (predicts(i)) peers.back().predicted.emplace(client::PredictedWorld::create().value());
+        if (plan.predict && predicts(i)) peers.back().predicted.emplace(client::PredictedWorld::create().value());
     }
     std::map<uint64_t, uint64_t> room_digests;   // tick -> the room's digest, in the quiet
     Intruder garbage(900), fingerprint(901);

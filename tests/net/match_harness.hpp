@@ -36,6 +36,7 @@ struct MatchPlan {
     uint64_t ticks = 3000;
     uint64_t long_suspend_ticks = 1800;   // 30 s
     bool intruders = true;                // the garbage sender and the wrong fingerprint
+    bool predict = true;                  // the clients predicts() names run a PredictedWorld
 };
 
 // Events, in ticks of the room.
