@@ -478,6 +478,9 @@ val session_figures(const SessionBox& b) {
         pf.set("resimMsP99", ms_or_null(p.resim_ns_p99));
         pf.set("resimMsMax", ms_or_null(p.resim_ns_max));
         pf.set("budgetCuts", number(p.budget_cuts));
+        pf.set("catchingUp", p.catching_up);
+        pf.set("rollbackUpdatesLast", p.rollback_updates_last);
+        pf.set("rollbackUpdatesMax", p.rollback_updates_max);
         pf.set("resets", number(p.resets));
         pf.set("corrections", number(p.corrections));
         pf.set("lastCorrection", p.last_correction);

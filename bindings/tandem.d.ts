@@ -665,6 +665,8 @@ export interface PredictionFigures {
   /** Timed with performance.now() (null when measureStepCost is false). */
   resimMsP99: number | null; resimMsMax: number | null;
   budgetCuts: number; resets: number; corrections: number; lastCorrection: number;
+  /** A rollback's re-simulation is in flight (spread over updates by the time budget). */
+  catchingUp: boolean; rollbackUpdatesLast: number; rollbackUpdatesMax: number;
   monitorAlarms: number; pendingInputs: number;
   /** The predicted world's digest (hex), or null without one. */
   digest: string | null;

@@ -63,12 +63,13 @@ T percentile99(const std::array<T, N>& ring, uint32_t count) {
 
 }  // namespace
 
-void PredictedWorld::reset_to(const world::World& confirmed, uint32_t own_sequence) {
-    predicted_ = confirmed;
-    used_.clear();
-    applied_sequence_ = own_sequence;
-    pellets_prev_.clear();
-    wells_prev_.clear();
+void PredictedWorld::reset_to(Line& line, const world::World& confirmed, uint32_t own_sequence) {
+    if (line.world) *line.world = confirmed;   // reuses the storage of the last one
+    else line.world = confirmed;
+    line.used.clear();
+    line.applied_sequence = own_sequence;
+    line.pellets_prev.clear();
+    line.wells_prev.clear();
 }
 
 uint32_t PredictedWorld::target_depth() const {
@@ -83,25 +84,31 @@ uint32_t PredictedWorld::target_depth() const {
     return std::min(lead == 0 ? 0 : lead - 1, config_.window_ticks);
 }
 
-void PredictedWorld::step_predicted(int64_t now) {
-    const uint64_t next = predicted_->tick + 1;
+void PredictedWorld::step_line(Line& line, int64_t now) {
+    const uint64_t next = line.world->tick + 1;
     std::vector<world::Input> inputs;
     // The newest own steer due on this step (the room, too, keeps only a player's newest steer
     // per tick); an older one still pending was overtaken.
     const Pending* due = nullptr;
     for (const Pending& p : pending_)
-        if (p.sequence > applied_sequence_ && p.lands <= next && (!due || p.sequence > due->sequence)) due = &p;
+        if (p.sequence > line.applied_sequence && p.lands <= next && (!due || p.sequence > due->sequence)) due = &p;
     if (due) {
         inputs.push_back(world::Input{player_, world::InputKind::steer, due->target});
-        applied_sequence_ = due->sequence;
+        line.applied_sequence = due->sequence;
     }
-    pellets_prev_.clear();
-    for (const world::Pellet& p : predicted_->pellets) pellets_prev_.push_back(p.pos);
-    wells_prev_.clear();
-    for (const world::Well& w : predicted_->wells) wells_prev_.push_back({w.player, w.pos});
-    stepper_.step(*predicted_, inputs);
-    used_.push_back(Used{next, std::move(inputs)});
-    last_step_at_ = now;
+    line.pellets_prev.clear();
+    for (const world::Pellet& p : line.world->pellets) line.pellets_prev.push_back(p.pos);
+    line.wells_prev.clear();
+    for (const world::Well& w : line.world->wells) line.wells_prev.push_back({w.player, w.pos});
+    const int64_t t0 = clock_ ? clock_() : 0;
+    stepper_.step(*line.world, inputs);
+    if (clock_) {
+        // What the budget expects the next step to cost: a moving average over about 8 steps.
+        const int64_t took = std::max<int64_t>(0, clock_() - t0);
+        step_cost_ns_ = step_cost_ns_ == 0 ? took : (7 * step_cost_ns_ + took) / 8;
+    }
+    line.used.push_back(Used{next, std::move(inputs)});
+    line.last_step_at = now;
 }
 
 void PredictedWorld::ease(int64_t now) {
@@ -133,8 +140,10 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
     };
     if (!confirmed) {
         // No world held (waiting for a baseline): nothing to predict from.
-        predicted_.reset();
-        used_.clear();
+        shown_.world.reset();
+        shown_.used.clear();
+        catching_up_ = false;
+        shown_wrong_ = false;
         pending_.clear();
         offsets_.clear();
         following_ = false;
@@ -158,24 +167,28 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
 
     // Was the prediction right? Each verified tick must carry exactly the inputs the predicted
     // world stepped that tick with (a state equal before and equal inputs give an equal state).
-    bool rebuild = !following_ || !predicted_ || session.world_epoch() != epoch_;
-    bool mispredicted = false;
+    // A re-simulation in flight is held to the same test for the ticks it has stepped.
+    bool rebuild = !following_ || !shown_.world || session.world_epoch() != epoch_;
     if (!rebuild) {
         for (const auto& vt : verified_) {
-            if (used_.empty() || used_.front().tick != vt.tick) {
+            if (shown_.used.empty() || shown_.used.front().tick != vt.tick) {
                 rebuild = true;   // the prediction had not reached this tick: nothing was wrong
                 break;
             }
-            if (sorted(inputs_of(vt.inputs)) != sorted(used_.front().inputs)) {
-                mispredicted = true;
-                break;
+            const std::vector<world::Input> actual = sorted(inputs_of(vt.inputs));
+            if (actual != sorted(shown_.used.front().inputs)) shown_wrong_ = true;
+            shown_.used.pop_front();
+            if (!catching_up_) continue;
+            if (!catchup_.used.empty() && catchup_.used.front().tick == vt.tick) {
+                if (actual != sorted(catchup_.used.front().inputs)) catchup_stale_ = true;
+                catchup_.used.pop_front();
+            } else if (catchup_.world->tick < vt.tick) {
+                catchup_stale_ = true;   // it had not got there: it holds nothing of this tick
             }
-            used_.pop_front();
         }
     }
-    if (!rebuild && !mispredicted && predicted_->tick < confirmed->tick) rebuild = true;
+    if (!rebuild && shown_.world->tick < confirmed->tick) rebuild = true;
 
-    const uint64_t predicted_before = predicted_ ? predicted_->tick : confirmed->tick;
     if (auto sent = session.last_input_sent(); sent && sent->sequence > last_seen_sent_) {
         last_seen_sent_ = sent->sequence;
         // It lands where the measured lead says, wherever the predicted world is now: one
@@ -189,37 +202,77 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
     const uint64_t limit = base + config_.window_ticks;
     const uint64_t target = std::min(base + target_depth(), limit);
     uint32_t budget = config_.resim_budget_ticks;
+    const bool timed = clock_ && config_.resim_budget_ns > 0;
+    const int64_t t_start = clock_ ? clock_() : 0;
+    uint32_t steps = 0;
+    // The time budget: one more step only if its expected cost still fits (with a clock only).
+    auto time_for_one_more = [&] {
+        return !timed || clock_() - t_start + step_cost_ns_ <= config_.resim_budget_ns;
+    };
+    // The shown world always goes to the target depth (the tick budget only): holding it back
+    // would give up depth; in a running match that is a step a frame. The time budget is the
+    // re-simulation's.
+    auto forward = [&] {
+        while (shown_.world->tick < target && budget > 0) {
+            step_line(shown_, now);
+            --budget;
+            ++steps;
+        }
+    };
+
+    if (rebuild) {
+        // A new world (baseline, reconnect) or a prediction that fell behind: snap.
+        reset_to(shown_, *confirmed, verified_sequence_);
+        catching_up_ = false;
+        shown_wrong_ = false;
+        ++figures_.resets;
+        if (session.world_epoch() != epoch_) offsets_.clear();
+        epoch_ = session.world_epoch();
+        following_ = true;
+    } else if (shown_wrong_) {
+        // Roll back: re-simulate from the newest confirmed world, unless a re-simulation is
+        // already under way that nothing has contradicted (it will bring the right picture)
+        // or that is stale but ahead of the confirmed world (it still brings a better one;
+        // the next starts when it lands).
+        if (!catching_up_ || (catchup_stale_ && catchup_.world->tick <= confirmed->tick)) {
+            reset_to(catchup_, *confirmed, verified_sequence_);
+            catching_up_ = true;
+            catchup_stale_ = false;
+            catchup_updates_ = 0;
+        }
+        shown_wrong_ = false;   // the re-simulation in flight answers for it now
+    }
+
     uint32_t resimulated = 0;
     int64_t resim_ns = 0;
-
-    if (rebuild || mispredicted) {
-        // The drawn wells before: a rollback must not make them jump (the ease hides it).
-        std::vector<net::RenderWell> before;
-        if (mispredicted)
-            for (const world::Well& w : predicted_->wells) before.push_back({w.player, w.pos});
+    if (catching_up_) {
+        ++catchup_updates_;
+        // It goes up to the tick on screen (or the target, if further), so the picture never
+        // goes back in time. If it can get there within this update it goes first, and the
+        // shown world is not stepped in vain; if not, the shown world moves on first (the
+        // picture keeps going) and the re-simulation takes what is left of the budget.
+        auto goal = [&] { return std::min(std::max(shown_.world->tick, target), limit); };
+        const uint64_t need = goal() - std::min(goal(), catchup_.world->tick);
+        const bool fits = need <= budget && (!timed || static_cast<int64_t>(need) * step_cost_ns_ <= config_.resim_budget_ns);
+        if (!fits) forward();
+        // At least a step; and once it has run for longer than the window, at least one step
+        // more than the shown world made, so that it lands even on a machine too slow for the
+        // budget (earlier that would make a slow frame for nothing: the budget usually allows
+        // several).
+        const uint32_t at_least = catchup_updates_ > config_.window_ticks ? 2 * steps + 1 : steps + 1;
         const int64_t t0 = clock_ ? clock_() : 0;
-        reset_to(*confirmed, verified_sequence_);
-        // A rollback re-simulates up to the tick that was on screen (or the target, if
-        // further), so the picture never goes back in time; a rebuild only to the target.
-        const uint64_t goal = std::min(mispredicted ? std::max(predicted_before, target) : target, limit);
-        while (predicted_->tick < goal && budget > 0) {
-            // The time budget (with a clock only): past it, the picture runs less far ahead
-            // this frame rather than make the frame late; at least one step is made.
-            if (clock_ && config_.resim_budget_ns > 0 && resimulated > 0 && clock_() - t0 >= config_.resim_budget_ns) {
-                budget = 0;
-                break;
-            }
-            step_predicted(now);
+        while (catchup_.world->tick < goal() && budget > 0 && (steps < at_least || time_for_one_more())) {
+            step_line(catchup_, now);
             --budget;
-            if (mispredicted) ++resimulated;
+            ++steps;
+            ++resimulated;
         }
-        if (clock_ && mispredicted) resim_ns = std::max<int64_t>(0, clock_() - t0);
-        if (mispredicted) {
-            ++figures_.rollbacks;
-            figures_.resimulated_ticks += resimulated;
-            rollback_rate_.add(1);
-            for (const world::Well& w : predicted_->wells) {
-                for (const net::RenderWell& b : before) {
+        if (clock_) resim_ns = std::max<int64_t>(0, clock_() - t0);
+        figures_.resimulated_ticks += resimulated;
+        if (catchup_.world->tick >= goal()) {
+            // Landed: each well's new position against the one drawn becomes an eased offset.
+            for (const world::Well& w : catchup_.world->wells) {
+                for (const world::Well& b : shown_.world->wells) {
                     if (b.player != w.player) continue;
                     const float dx = to_f32(b.pos.x) - to_f32(w.pos.x);
                     const float dy = to_f32(b.pos.y) - to_f32(w.pos.y);
@@ -233,20 +286,17 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
                     else it->dx += dx, it->dy += dy;
                 }
             }
-        } else {
-            // A new world (baseline, reconnect) or a prediction that fell behind: snap.
-            ++figures_.resets;
-            if (session.world_epoch() != epoch_) offsets_.clear();
+            std::swap(shown_, catchup_);
+            catching_up_ = false;
+            shown_wrong_ = catchup_stale_;   // the next rollback starts at the next update
+            ++figures_.rollbacks;
+            rollback_rate_.add(1);
+            figures_.rollback_updates_last = catchup_updates_;
+            figures_.rollback_updates_max = std::max(figures_.rollback_updates_max, catchup_updates_);
         }
-        epoch_ = session.world_epoch();
-        following_ = true;
     }
-    // Forward to the target, within what is left of the budget.
-    while (predicted_->tick < target && budget > 0) {
-        step_predicted(now);
-        --budget;
-    }
-    if (predicted_->tick < target) ++figures_.budget_cuts;
+    forward();
+    if (shown_.world->tick < target) ++figures_.budget_cuts;
     record_resim(resimulated, resim_ns);
 }
 
@@ -262,21 +312,22 @@ void PredictedWorld::end_frame() {
 PredictedView PredictedWorld::render_view(const net::ClientSession& session, int64_t now) const {
     PredictedView pv;
     pv.view = session.render_view(now);
-    if (!predicted_ || !session.confirmed_world()) return pv;
+    const std::optional<world::World>& predicted = shown_.world;
+    if (!predicted || !session.confirmed_world()) return pv;
     pv.confirmed_tick = session.confirmed_world()->tick;
     net::RenderView& v = pv.view;   // keeps the confirmed events: effects fire once, never twice
     v.has_world = true;
-    v.tick = predicted_->tick;
-    v.arena_size = predicted_->config.arena_size;
+    v.tick = predicted->tick;
+    v.arena_size = predicted->config.arena_size;
     v.pellets.clear();
-    for (const world::Pellet& p : predicted_->pellets) v.pellets.push_back(p.pos);
+    for (const world::Pellet& p : predicted->pellets) v.pellets.push_back(p.pos);
     v.wells.clear();
-    for (const world::Well& w : predicted_->wells) v.wells.push_back({w.player, w.pos});
-    v.pellets_prev = pellets_prev_.size() == v.pellets.size() ? pellets_prev_ : v.pellets;
-    v.wells_prev = wells_prev_.empty() ? v.wells : wells_prev_;
-    const uint32_t hz = predicted_->config.tick_hz == 0 ? 1 : predicted_->config.tick_hz;
+    for (const world::Well& w : predicted->wells) v.wells.push_back({w.player, w.pos});
+    v.pellets_prev = shown_.pellets_prev.size() == v.pellets.size() ? shown_.pellets_prev : v.pellets;
+    v.wells_prev = shown_.wells_prev.empty() ? v.wells : shown_.wells_prev;
+    const uint32_t hz = predicted->config.tick_hz == 0 ? 1 : predicted->config.tick_hz;
     const int64_t tick_ns = 1'000'000'000 / hz;
-    const int64_t since = std::max<int64_t>(0, now - last_step_at_);
+    const int64_t since = std::max<int64_t>(0, now - shown_.last_step_at);
     const int64_t raw = std::min<int64_t>(Fx::one_raw, since * Fx::one_raw / tick_ns);
     v.fraction = Fx::from_raw(static_cast<int32_t>(raw));
     for (const Offset& o : offsets_) pv.offsets.push_back(WellOffset{o.player, o.dx, o.dy});
@@ -285,10 +336,11 @@ PredictedView PredictedWorld::render_view(const net::ClientSession& session, int
 
 PredictionFigures PredictedWorld::figures() const {
     PredictionFigures f = figures_;
-    f.active = predicted_.has_value();
-    if (predicted_) {
-        f.predicted_tick = predicted_->tick;
-        f.depth_ticks = static_cast<uint32_t>(predicted_->tick - std::min(predicted_->tick, f.confirmed_tick));
+    f.active = shown_.world.has_value();
+    f.catching_up = catching_up_;
+    if (shown_.world) {
+        f.predicted_tick = shown_.world->tick;
+        f.depth_ticks = static_cast<uint32_t>(shown_.world->tick - std::min(shown_.world->tick, f.confirmed_tick));
     }
     f.target_depth_ticks = target_depth();
     f.lead_samples = lead_count_;

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace tandem::net::match {
@@ -26,6 +27,8 @@ struct Wire {
 
 struct PeerState {
     ClientSession session;
+    std::optional<client::PredictedWorld> predicted;
+    std::map<uint64_t, uint64_t> quiet_digests;   // predicted tick -> digest, late in the quiet
     Wire wire;
     bool reading = true;
     bool suspended = false;
@@ -60,7 +63,10 @@ MatchResult run_match(const MatchPlan& plan) {
     for (uint32_t i = 0; i < peer_count; ++i) {
         // 55-104 ms each way with 15 ms of jitter: every packet within 40-120 ms.
         peers.emplace_back(i == late_joiner ? Role::watch : Role::play, 100 + i, (55 + 7 * int64_t{i}) * ms, 15 * ms);
+        // No clock: the prediction decides by its tick budget only, the same natively and in wasm.
+        if (plan.predict && predicts(i)) peers.back().predicted.emplace(client::PredictedWorld::create().value());
     }
+    std::map<uint64_t, uint64_t> room_digests;   // tick -> the room's digest, in the quiet
     Intruder garbage(900), fingerprint(901);
 
     MatchResult r;
@@ -186,11 +192,22 @@ MatchResult run_match(const MatchPlan& plan) {
         for (uint32_t i = 0; i < peer_count; ++i) {
             PeerState& p = peers[i];
             if (!p.wire.open && !p.session.figures().connected) continue;
-            if (p.session.figures().role == Role::play && t % 6 == i % 6) {
+            const bool quiet = t >= quiet_from && t < quiet_from + quiet_ticks;
+            if (p.session.figures().role == Role::play && t % 6 == i % 6 && !quiet) {
                 const int64_t phase = static_cast<int64_t>((t / 6 + i * 37) % 400);
                 p.session.steer(Vec2{Fx::from_int(100 + static_cast<int32_t>(phase) * 2), Fx::from_int(900 - static_cast<int32_t>(phase))}, now);
+                if (p.predicted && !p.suspended) p.predicted->update(p.session, now);
             }
-            if (!p.suspended) p.session.advance(now, advance_budget_ns);
+            if (!p.suspended) {
+                p.session.advance(now, advance_budget_ns);
+                // One page frame: the prediction follows the session after its advance.
+                if (p.predicted) {
+                    p.predicted->update(p.session, now);
+                    p.predicted->end_frame();
+                    const auto& w = p.predicted->world();
+                    if (w && quiet && t >= quiet_from + quiet_settle_ticks) p.quiet_digests[w->tick] = world::digest(*w);
+                }
+            }
             ship_up(p, now);
         }
         if (t == corrupt_at) {
@@ -207,6 +224,7 @@ MatchResult run_match(const MatchPlan& plan) {
             }
         }
         room.tick(now);
+        if (t >= quiet_from && t < quiet_from + quiet_ticks + 60) room_digests[room.world().tick] = world::digest(room.world());
         route_outbox(now);
 
         if (auto c = room.client(peers[long_suspend].wire.id); c && peers[long_suspend].suspended) {
@@ -218,7 +236,10 @@ MatchResult run_match(const MatchPlan& plan) {
     for (int64_t now = static_cast<int64_t>(plan.ticks) * tick_ns, end = now + 3000 * ms; now <= end; now += tick_ns) {
         pump(now);
         for (auto& p : peers) {
-            if (!p.suspended) p.session.advance(now, 1000 * ms);
+            if (!p.suspended) {
+                p.session.advance(now, 1000 * ms);
+                if (p.predicted) p.predicted->update(p.session, now), p.predicted->end_frame();
+            }
             ship_up(p, now);
         }
         route_outbox(now);
@@ -233,6 +254,19 @@ MatchResult run_match(const MatchPlan& plan) {
         const auto& w = p.session.confirmed_world();
         r.final_digest.push_back(w ? world::digest(*w) : 0);
         r.final_tick.push_back(w ? w->tick : 0);
+        PredictedResult pr;
+        if (p.predicted) {
+            pr.predicting = true;
+            pr.figures = p.predicted->figures();
+            for (const auto& [tick, digest] : p.quiet_digests) {
+                ++pr.quiet_checked;
+                auto it = room_digests.find(tick);
+                if (it != room_digests.end() && it->second == digest) continue;
+                if (pr.quiet_differ++ == 0) pr.quiet_first_differ = tick;
+            }
+            if (const auto& pw = p.predicted->world()) pr.final_tick = pw->tick, pr.final_digest = world::digest(*pw);
+        }
+        r.predicted.push_back(pr);
     }
     for (const auto& [second, n] : flooder_applied_per_second) r.flooder_max_applied_per_second = std::max(r.flooder_max_applied_per_second, n);
     r.garbage_received = garbage.received;
@@ -262,6 +296,14 @@ void print_figures(const MatchResult& r) {
                     (unsigned long long)f.last_resume.bytes,
                     f.last_resume.until_verified_ns < 0 ? "-" : (std::to_string(f.last_resume.until_verified_ns / ms) + " ms").c_str(),
                     f.refused ? " refused: " : "", f.refused ? std::string(error_name(*f.refused)).c_str() : "");
+        if (const PredictedResult& p = r.predicted[i]; p.predicting)
+            std::printf("%-13s predicted tick %llu depth %u (target %u) rollbacks %llu resimulated %llu (p99 %u a frame) resets %llu "
+                        "corrections %llu monitor alarms %llu | quiet: %llu predicted ticks, %llu not the room's (first %llu)\n",
+                        peer_names[i], (unsigned long long)p.final_tick, p.figures.depth_ticks, p.figures.target_depth_ticks,
+                        (unsigned long long)p.figures.rollbacks, (unsigned long long)p.figures.resimulated_ticks, p.figures.resim_ticks_p99,
+                        (unsigned long long)p.figures.resets, (unsigned long long)p.figures.corrections,
+                        (unsigned long long)p.figures.monitor_alarms, (unsigned long long)p.quiet_checked, (unsigned long long)p.quiet_differ,
+                        (unsigned long long)p.quiet_first_differ);
     }
 }
 

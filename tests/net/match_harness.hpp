@@ -1,8 +1,10 @@
 // The in-process match harness: a Room and eight ClientSessions over LatencyLinks, every
 // scenario of a real match in one deterministic run (no clock: time is the simulated tick).
+// Some clients also predict (client::PredictedWorld over their session) as a player's page does.
 // Shared by the Catch2 match test and match_report, which runs it natively and in wasm.
 #pragma once
 
+#include "tandem/client/predicted_world.hpp"
 #include "tandem/net/client_session.hpp"
 #include "tandem/net/latency_link.hpp"
 #include "tandem/net/room.hpp"
@@ -34,6 +36,7 @@ struct MatchPlan {
     uint64_t ticks = 3000;
     uint64_t long_suspend_ticks = 1800;   // 30 s
     bool intruders = true;                // the garbage sender and the wrong fingerprint
+    bool predict = true;                  // the clients predicts() names run a PredictedWorld
 };
 
 // Events, in ticks of the room.
@@ -45,6 +48,25 @@ constexpr uint64_t first_pause_at = 1000, first_pause_ticks = 240;    // 4 s: in
 constexpr uint64_t second_pause_at = 1400, second_pause_ticks = 900;  // 15 s: past it
 constexpr uint64_t corrupt_at = 1100;
 constexpr uint64_t late_join_at = 1500;
+// Nobody steers for quiet_ticks from quiet_from (after the long suspend's resync at 2,400 in
+// the default plan, whose return is an input too): the predicted worlds must then become the
+// room's (checked from quiet_settle_ticks into the quiet, when every input has landed).
+constexpr uint64_t quiet_from = 2550, quiet_ticks = 300, quiet_settle_ticks = 90;
+
+// The clients that predict: a steady one, one suspended and caught up, one reconnecting and
+// the corrupted one (a healed world is a new world for the prediction too).
+constexpr bool predicts(uint32_t peer) {
+    return peer == steady || peer == short_suspend || peer == rejoiner || peer == corrupted;
+}
+
+struct PredictedResult {
+    bool predicting = false;
+    client::PredictionFigures figures;
+    uint64_t quiet_checked = 0;   // predicted ticks compared with the room's in the quiet
+    uint64_t quiet_differ = 0;    // of which the predicted world was not the room's
+    uint64_t quiet_first_differ = 0;   // the first such tick (0: none)
+    uint64_t final_tick = 0, final_digest = 0;
+};
 
 struct MatchResult {
     std::vector<uint64_t> received_hash;
@@ -59,6 +81,7 @@ struct MatchResult {
     uint64_t flooder_max_applied_per_second = 0;
     std::vector<Bytes> garbage_received, fingerprint_received;
     std::vector<uint64_t> steady_ticks_unverified;   // room ticks the steady client never verified
+    std::vector<PredictedResult> predicted;          // per client
 };
 
 extern const char* const peer_names[peer_count];

@@ -3,7 +3,8 @@
 // (on the tick they are expected to land on) and everybody else's held (the world keeps each
 // well's last target), and when verified ticks arrive whose inputs differ from what it
 // predicted, it rolls back to the newest confirmed world and re-simulates up to the predicted
-// tick. The confirmed world stays the only verified one; nothing here goes on the wire (the
+// tick, over as many updates as its time budget needs while the old prediction stays on
+// screen. The confirmed world stays the only verified one; nothing here goes on the wire (the
 // session sends the steers). Wells' visible corrections are eased with AdaptiveDecay (floats,
 // presentation only) and judged by a CorrectionMonitor.
 #pragma once
@@ -30,11 +31,13 @@ struct PredictConfig {
     // steps forward): bounds a frame's cost. At least window_ticks, so that a rollback always
     // reaches the tick that was on screen and the picture never goes back in time.
     uint32_t resim_budget_ticks = 16;
-    // With a clock set (set_clock), a rollback also stops re-simulating once it has taken
-    // this long (0: no time limit): the predicted world then runs less far ahead for a few
-    // frames instead of making the frame late. Without a clock only the tick budget holds,
-    // so a run without a clock decides the same everywhere.
-    int64_t resim_budget_ns = 4'000'000;
+    // With a clock set (set_clock), a rollback's re-simulation stops before the next step would
+    // take the update's predicted steps (forward and re-simulation) past this (0: no time
+    // limit), judged by the measured cost of a step. A rollback that does not fit is spread over
+    // several updates: the old prediction stays on screen (and keeps its depth) while a copy of
+    // the confirmed world catches up with it, and replaces it when it reaches the shown tick. Without a clock only
+    // the tick budget holds, so a run without a clock decides the same everywhere.
+    int64_t resim_budget_ns = 2'500'000;
     // The depth used until the first own input comes back in a frame (then measured).
     uint32_t initial_depth_ticks = 6;
     // The corrections' decay (arena units): a small offset fades slowly, a large one fast.
@@ -72,6 +75,9 @@ struct PredictionFigures {
     int64_t resim_ns_p99 = -1;         // the same, timed (-1 without a clock)
     int64_t resim_ns_max = -1;
     uint64_t budget_cuts = 0;          // updates that stopped short of the target tick
+    bool catching_up = false;          // a rollback's re-simulation is in flight
+    uint32_t rollback_updates_last = 0;   // updates the last rollback's re-simulation took
+    uint32_t rollback_updates_max = 0;
     uint64_t resets = 0;               // the predicted world rebuilt from a new or lost world
     uint64_t corrections = 0;          // wells drawn somewhere else after a rollback
     uint64_t monitor_alarms = 0;       // corrections the CorrectionMonitor called abnormal
@@ -109,7 +115,7 @@ public:
 
     PredictedView render_view(const net::ClientSession& session, int64_t now) const;
     PredictionFigures figures() const;
-    const std::optional<world::World>& world() const { return predicted_; }
+    const std::optional<world::World>& world() const { return shown_.world; }
     const PredictConfig& config() const { return config_; }
 
 private:
@@ -126,18 +132,35 @@ private:
         std::vector<world::Input> inputs;
     };
 
-    void reset_to(const world::World& confirmed, uint32_t own_sequence);
-    void step_predicted(int64_t now);
+    // A predicted world and what goes with it: the inputs each unverified tick was stepped
+    // with, the newest own steer applied, and the positions before its last step (drawn).
+    struct Line {
+        std::optional<world::World> world;
+        std::deque<Used> used;             // ticks confirmed_tick + 1 .. world->tick
+        uint32_t applied_sequence = 0;
+        std::vector<Vec2> pellets_prev;
+        std::vector<net::RenderWell> wells_prev;
+        int64_t last_step_at = 0;
+    };
+
+    void reset_to(Line& line, const world::World& confirmed, uint32_t own_sequence);
+    void step_line(Line& line, int64_t now);
     uint32_t target_depth() const;
     void ease(int64_t now);
 
     PredictConfig config_;
     int64_t (*clock_)() = nullptr;
-    std::optional<world::World> predicted_;
+    int64_t step_cost_ns_ = 0;         // a predicted step's measured cost (moving average)
     world::Stepper stepper_;
-    std::deque<Used> used_;            // ticks confirmed_tick + 1 .. predicted tick
+    Line shown_;                       // the predicted world drawn
+    // A rollback's re-simulation in flight: a copy of a confirmed world stepped toward the
+    // shown tick; it becomes shown_ when it gets there. Its storage is reused.
+    Line catchup_;
+    bool catching_up_ = false;
+    bool catchup_stale_ = false;       // a verified tick since it started contradicts it too
+    bool shown_wrong_ = false;         // a verified tick contradicted shown_: a rollback is due
+    uint32_t catchup_updates_ = 0;
     std::vector<Pending> pending_;
-    uint32_t applied_sequence_ = 0;    // the newest own steer the predicted world has applied
     uint32_t verified_sequence_ = 0;   // the newest own steer a verified tick carried
     uint32_t last_seen_sent_ = 0;
     uint64_t epoch_ = 0;
@@ -148,11 +171,6 @@ private:
     // Depth: the median of the last lead samples (landed tick - confirmed tick at send).
     std::array<uint32_t, lead_samples> leads_{};
     uint32_t lead_count_ = 0;
-
-    // Render: the predicted positions before the last step, and when it ran.
-    std::vector<Vec2> pellets_prev_;
-    std::vector<net::RenderWell> wells_prev_;
-    int64_t last_step_at_ = 0;
 
     // Corrections.
     struct Offset {

@@ -1,0 +1,188 @@
+// Input latency as a person sees it: a mouse click on the page (which steers) to the first
+// animation frame in which the own well has visibly moved toward the new target, predicted (the
+// default for a player) against ?lockstep, in Chromium against the real `tandem serve` with a
+// 100 ms round trip put between them by a delaying WebSocket proxy (lib/delay-proxy.mjs).
+// TANDEM_E2E_LATENCY_SAMPLES=N takes N clicks per mode instead of 4 (a longer measurement).
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { loadavg } from 'node:os';
+import { launchChromium } from './lib/chromium.mjs';
+import { startDelayProxy } from './lib/delay-proxy.mjs';
+import { openDemo, tandemServeAndBrowser } from './lib/harness.mjs';
+
+const ONE_WAY_MS = 50;
+const SAMPLES = Number(process.env.TANDEM_E2E_LATENCY_SAMPLES ?? 4);
+// "Visibly moved": the drawn well (as the renderer places it: prev + (x - prev) * alpha) is
+// this many arena units further toward the clicked point than where it rested at the click.
+// A well from rest reaches it about 4 ticks after the steer is applied (400 units/s^2).
+const MOVED_UNITS = 1;
+// Resting: drawn speed under this (units/s) for REST_MS, so drift stays far below MOVED_UNITS
+// while a sample lasts.
+const REST_SPEED = 1;
+const REST_MS = 150;
+// Predicted must beat lockstep by this much at the median: a round trip and the room's input
+// delay (2 ticks) stand between a steer and the confirmed world, so lockstep needs at least
+// about 133 ms more than a prediction applying the steer on the next step.
+const MARGIN_MS = 50;
+
+const env = tandemServeAndBrowser(launchChromium);
+const { skip } = env;
+let proxy = null;   // started by the test (the harness's hooks have started the server by then)
+after(async () => { await proxy?.close(); });
+
+// Installed in the page: records the first steer after arm(), reads the own well as drawn,
+// waits for it to rest, and watches it move.
+function installProbe() {
+  const adapter = window.__tandem.parts.adapter;
+  const steer = adapter.steer.bind(adapter);
+  const probe = { armed: false, steerAt: null, point: null, rest: null, result: null };
+  adapter.steer = (point) => {
+    if (probe.armed && probe.steerAt === null) {
+      probe.steerAt = performance.now();
+      probe.point = { x: point.x, y: point.y };
+    }
+    return steer(point);
+  };
+  const frame = () => new Promise((ok) => requestAnimationFrame(ok));
+  probe.drawn = () => {
+    const v = adapter.renderView();
+    const w = v.wells.find((x) => x.player === v.me);
+    if (!w) return null;
+    const a = v.alpha ?? 1;
+    const px = w.prevX ?? w.x;
+    const py = w.prevY ?? w.y;
+    return { x: px + (w.x - px) * a, y: py + (w.y - py) * a, targetX: w.targetX, targetY: w.targetY, tick: v.tick };
+  };
+  // Rest: the world drawn has the last steer (its target is the one sent back to; in lockstep
+  // that takes a round trip), the well sits on its target and has moved slower than restSpeed
+  // for restMs and for 10 ticks of the world drawn (a loaded page may draw frames in which the
+  // world did not move on: those prove nothing).
+  probe.settle = async (restSpeed, restMs, timeoutMs) => {
+    const start = performance.now();
+    let last = probe.drawn();
+    let lastAt = performance.now();
+    let stillSince = null;
+    let stillTick = null;
+    let seen = null;
+    while (performance.now() - start < timeoutMs) {
+      await frame();
+      const now = performance.now();
+      const d = probe.drawn();
+      const landed = probe.rest === null || (d && Math.abs(d.targetX - probe.rest.x) < 0.01 && Math.abs(d.targetY - probe.rest.y) < 0.01);
+      const onTarget = d && Math.hypot(d.x - d.targetX, d.y - d.targetY) < 0.3;
+      seen = { drawn: d, landed, onTarget, rest: probe.rest };
+      if (d && last && landed && onTarget) {
+        const speed = Math.hypot(d.x - last.x, d.y - last.y) / Math.max(1e-3, (now - lastAt) / 1000);
+        seen.speed = speed;
+        if (speed < restSpeed) {
+          stillSince ??= now;
+          stillTick ??= d.tick;
+          if (now - stillSince >= restMs && d.tick - stillTick >= 10) return { x: d.x, y: d.y, waitedMs: now - start };
+        } else {
+          stillSince = null;
+          stillTick = null;
+        }
+      } else {
+        stillSince = null;
+        stillTick = null;
+      }
+      last = d;
+      lastAt = now;
+    }
+    return { failed: seen };
+  };
+  probe.arm = (movedUnits, timeoutMs) => {
+    probe.rest = probe.drawn();
+    probe.steerAt = null;
+    probe.result = null;
+    probe.armed = true;
+    let frames = 0;
+    const watch = () => {
+      const now = performance.now();
+      if (probe.steerAt !== null) {
+        ++frames;
+        const d = probe.drawn();
+        const dx = probe.point.x - probe.rest.x;
+        const dy = probe.point.y - probe.rest.y;
+        const len = Math.hypot(dx, dy);
+        const along = len > 0 ? ((d.x - probe.rest.x) * dx + (d.y - probe.rest.y) * dy) / len : 0;
+        if (along >= movedUnits) {
+          probe.armed = false;
+          probe.result = { ms: now - probe.steerAt, frames, distance: len };
+          return;
+        }
+        if (now - probe.steerAt > timeoutMs) {
+          probe.armed = false;
+          probe.result = { ms: null, frames, distance: len };
+          return;
+        }
+      }
+      requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+  };
+  // Back to where it rested (the steer is the exact point, so the target is found again),
+  // so the next sample starts from rest soon.
+  probe.back = () => steer({ x: probe.rest.x, y: probe.rest.y });
+  window.__probe = probe;
+}
+
+const quantile = (values, q) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * q))];
+};
+
+/** Clicks SAMPLES times and returns the click -> first moved frame times (ms). */
+async function measure(lockstep) {
+  const query = `?server=${encodeURIComponent(proxy.url)}${lockstep ? '&lockstep' : ''}`;
+  const opening = performance.now();
+  const page = await openDemo(env.browser.context, env.server.origin, query);
+  try {
+    await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 30, null, { timeout: 30_000 });
+    const openMs = performance.now() - opening;
+    await page.evaluate(installProbe);
+    const box = await page.evaluate(() => {
+      const r = window.__tandem.parts.renderer.canvas.getBoundingClientRect();
+      return { left: r.left, top: r.top, width: r.width, height: r.height };
+    });
+    // Two points either side of the middle of the canvas: the one further from the well is clicked.
+    const spots = [0.3, 0.7].map((fx) => ({ x: box.left + box.width * fx, y: box.top + box.height * 0.55 }));
+    const times = [];
+    const settled = [];
+    for (let i = 0; i < SAMPLES; ++i) {
+      const rest = await page.evaluate(([speed, ms]) => window.__probe.settle(speed, ms, 20_000), [REST_SPEED, REST_MS]);
+      assert.ok(rest && !rest.failed, `the own well comes to rest within 20 s (sample ${i}: ${JSON.stringify(rest)})`);
+      settled.push(rest.waitedMs);
+      const targets = await page.evaluate((s) => s.map((p) => window.__tandem.parts.renderer.arenaPointAt(p.x, p.y)), spots);
+      const far = targets.map((t) => (t ? Math.hypot(t.x - rest.x, t.y - rest.y) : -1));
+      const spot = spots[far[0] >= far[1] ? 0 : 1];
+      assert.ok(Math.max(...far) >= 50, `a click lands at least 50 units from the well (${far})`);
+      await page.evaluate(([moved]) => window.__probe.arm(moved, 5000), [MOVED_UNITS]);
+      await page.mouse.click(spot.x, spot.y);
+      const result = await (await page.waitForFunction(() => window.__probe.result, null, { timeout: 15_000 })).jsonValue();
+      assert.ok(result.ms !== null, `the well moved within 5 s of the click (${JSON.stringify(result)})`);
+      times.push(result.ms);
+      await page.evaluate(() => window.__probe.back());
+    }
+    const figures = await page.evaluate(() => window.__tandem.figures());
+    return { times, figures, settled, openMs };
+  } finally {
+    await page.close();
+  }
+}
+
+test('a click moves the own well on screen at least 50 ms sooner predicted than ?lockstep (100 ms round trip, Chromium, tandem serve)', { skip, timeout: 240_000 }, async () => {
+  proxy = await startDelayProxy({ upstream: `ws://127.0.0.1:${env.server.port}/ws`, oneWayMs: ONE_WAY_MS });
+  const predicted = await measure(false);
+  const lockstep = await measure(true);
+  const p = predicted.figures.prediction;
+  assert.ok(p, 'the default page predicts');
+  assert.equal(lockstep.figures.prediction, null, '?lockstep does not');
+  const row = (name, r) => `${name}: median ${quantile(r.times, 0.5).toFixed(0)} ms, p99 ${quantile(r.times, 0.99).toFixed(0)} ms (${r.times.map((t) => t.toFixed(0)).join(' ')}; page ready in ${r.openMs.toFixed(0)} ms, rest waits ${r.settled.map((t) => t.toFixed(0)).join(' ')} ms)`;
+  console.log(`# click -> first moved frame, ${SAMPLES} clicks each, ${2 * ONE_WAY_MS} ms round trip, load average ${loadavg()[0].toFixed(1)}`);
+  console.log(`# ${row('predicted', predicted)}; depth ${p.depthTicks} ticks (target ${p.targetDepthTicks}), rollbacks ${p.rollbacks}, budget cuts ${p.budgetCuts}`);
+  console.log(`# ${row('lockstep', lockstep)}`);
+  assert.ok(quantile(predicted.times, 0.5) < quantile(lockstep.times, 0.5) - MARGIN_MS,
+    `predicted median ${quantile(predicted.times, 0.5)} ms is not ${MARGIN_MS} ms under lockstep's ${quantile(lockstep.times, 0.5)} ms`);
+  for (const r of [predicted, lockstep]) assert.deepEqual(r.figures.verification.mismatches, [], 'no digest mismatch');
+});
