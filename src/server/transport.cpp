@@ -152,13 +152,17 @@ public:
     // Bytes Beast wrote (whole frames, or the handshake's HTTP answer), sent next between frames.
     void write_control(std::vector<uint8_t> bytes);
     void when_written(std::function<void()> done);
+    // Sends what is queued until the socket would block (then waits for it) or all is sent.
+    void flush();
+    void flush_after_batch() {
+        flush_wanted_ = false;
+        flush();
+    }
 
 private:
     void on_accept(const error_code& ec);
     void read();
     void on_read(const error_code& ec, size_t bytes);
-    // Sends what is queued until the socket would block (then waits for it) or all is sent.
-    void flush();
     bool send_some();  // false: blocked or failed; true: nothing left
     void drop_unstarted();
     // The socket is gone: nothing more will be written; whoever waits for the writes is told.
@@ -174,6 +178,7 @@ private:
     size_t sent_of_current_ = 0;                 // bytes of the item being sent already sent
     bool waiting_writable_ = false;
     bool flushing_ = false;
+    bool flush_wanted_ = false;  // queued during a tick's steps, sent when they are done
     std::vector<std::function<void()>> when_written_;
     asio::steady_timer close_timer_;
     ConnectionId id_ = 0;
@@ -266,6 +271,11 @@ public:
     }
     // Hands everything the room queued to the connections, in order.
     void pump_outbox();
+    // While a tick runs its due steps, frames are queued and sent once after the last, so a
+    // catch-up of several steps costs one system call per connection, not one per step.
+    bool batching() const { return batching_; }
+    void flush_later(std::shared_ptr<WsSession> s) { to_flush_.push_back(std::move(s)); }
+    void flush_batch();
     uint32_t open_sockets() const { return open_sockets_; }
 
 private:
@@ -300,6 +310,8 @@ private:
     std::optional<int64_t> last_fell_behind_ns_;
     bool ticking_started_ = false;
     bool draining_ = false;
+    bool batching_ = false;
+    std::vector<std::shared_ptr<WsSession>> to_flush_;
     uint32_t open_sockets_ = 0;
 
     ServerMetrics metrics_;
@@ -518,7 +530,12 @@ void WsSession::enqueue(SharedBytes message) {
         return;
     }
     server_.queue_bytes_changed(static_cast<int64_t>(size), queue_.bytes());
-    flush();
+    if (!server_.batching()) {
+        flush();
+    } else if (!flush_wanted_) {
+        flush_wanted_ = true;
+        server_.flush_later(shared_from_this());
+    }
 }
 
 void WsSession::close(uint16_t code, std::string reason) {
@@ -593,37 +610,37 @@ void WsSession::flush() {
 
 bool WsSession::send_some() {
     auto& socket = beast::get_lowest_layer(ws_).socket();
-    std::array<uint8_t, 10> header{};
+    // A reader that fell behind, or a tick that caught up several steps, leaves several
+    // frames queued: they go out together, up to this many per system call.
+    constexpr size_t most = 16;
+    std::array<std::array<uint8_t, 10>, most> headers{};
+    std::array<iovec, 2 * most> parts{};
     for (;;) {
         if (!control_in_progress_ && sent_of_current_ == 0 && !control_.empty()) control_in_progress_ = true;
-        size_t header_size = 0;
-        const uint8_t* body = nullptr;
-        size_t body_size = 0;
-        if (control_in_progress_) {
-            body = control_.front().data();
-            body_size = control_.front().size();
-        } else if (!queue_.empty()) {
-            const std::vector<uint8_t>& message = *queue_.front();
-            header_size = binary_frame_header(message.size(), header);
-            body = message.data();
-            body_size = message.size();
-        } else {
-            return true;
-        }
+        if (!control_in_progress_ && queue_.empty()) return true;
         if (!socket.is_open()) {
             abandon_writes();
             return false;
         }
-        std::array<iovec, 2> parts{};
         size_t count = 0;
-        size_t skip = sent_of_current_;
-        if (skip < header_size) {
-            parts[count++] = {header.data() + skip, header_size - skip};
+        size_t skip = sent_of_current_;  // the first item's bytes that went out before
+        auto add = [&](const uint8_t* data, size_t size) {
+            if (skip >= size) {
+                skip -= size;
+                return;
+            }
+            parts[count++] = {const_cast<uint8_t*>(data) + skip, size - skip};
             skip = 0;
+        };
+        if (control_in_progress_) {
+            add(control_.front().data(), control_.front().size());
         } else {
-            skip -= header_size;
+            for (size_t i = 0; i < queue_.messages() && i < most; ++i) {
+                const std::vector<uint8_t>& message = *queue_[i];
+                add(headers[i].data(), binary_frame_header(message.size(), headers[i]));
+                add(message.data(), message.size());
+            }
         }
-        parts[count++] = {const_cast<uint8_t*>(body) + skip, body_size - skip};
         msghdr msg{};
         msg.msg_iov = parts.data();
         msg.msg_iovlen = count;
@@ -646,18 +663,28 @@ bool WsSession::send_some() {
             abandon_writes();
             return false;
         }
-        sent_of_current_ += static_cast<size_t>(n);
-        if (sent_of_current_ < header_size + body_size) continue;  // partial: the rest, or EAGAIN
-        sent_of_current_ = 0;
+        size_t done = sent_of_current_ + static_cast<size_t>(n);  // from the first item's start
         if (control_in_progress_) {
+            if (done < control_.front().size()) {
+                sent_of_current_ = done;
+                continue;
+            }
             control_.pop_front();
             control_in_progress_ = false;
-        } else {
-            ++server_.figures().frames_sent;
-            server_.figures().bytes_sent += body_size;
-            queue_.pop_front();
-            server_.queue_bytes_changed(-static_cast<int64_t>(body_size), queue_.bytes());
+            sent_of_current_ = 0;
+            continue;
         }
+        while (!queue_.empty()) {
+            const uint64_t size = queue_.front()->size();
+            const size_t framed = binary_frame_header(size, headers[0]) + size;
+            if (done < framed) break;
+            done -= framed;
+            ++server_.figures().frames_sent;
+            server_.figures().bytes_sent += size;
+            queue_.pop_front();
+            server_.queue_bytes_changed(-static_cast<int64_t>(size), queue_.bytes());
+        }
+        sent_of_current_ = done;  // into the new front: the rest, or EAGAIN, next time round
     }
 }
 
@@ -893,6 +920,7 @@ void Server::on_tick() {
         last_fell_behind_ns_ = woke;
     }
     const int64_t step = loop_->step_ns();
+    batching_ = true;
     for (uint64_t k = 0; k < advance.executed; ++k) {
         // The executed steps are the last `executed` boundaries the advance consumed.
         const int64_t boundary = loop_->last_boundary_ns() - static_cast<int64_t>(advance.executed - 1 - k) * step;
@@ -900,6 +928,7 @@ void Server::on_tick() {
         room_.tick(start);
         const int64_t ticked = now_ns();
         pump_outbox();
+        if (k + 1 == advance.executed) flush_batch();  // the send time is the last step's
         const int64_t sent = now_ns();
         const int64_t lateness = start - boundary;
         loop_->record_step_duration_ns(ticked - start);
@@ -907,7 +936,14 @@ void Server::on_tick() {
         if (lateness > health_policy_.lateness_bound_ns) last_fell_behind_ns_ = start;
         ticking_started_ = true;
     }
+    flush_batch();  // (no step ran)
     schedule_tick();
+}
+
+void Server::flush_batch() {
+    batching_ = false;
+    for (auto& session : to_flush_) session->flush_after_batch();
+    to_flush_.clear();
 }
 
 void Server::begin_drain() {

@@ -29,6 +29,8 @@ public:
     bool empty() const { return messages_.empty(); }
     // The oldest message: the one being written, or next to be.
     const SharedBytes& front() const { return messages_.front(); }
+    // The i-th oldest message (0 is the front): the writer sends several in one system call.
+    const SharedBytes& operator[](size_t i) const { return messages_[i]; }
     // The front message has been written.
     void pop_front();
     // Drops every message but the front one (which may be half written already).
