@@ -2,6 +2,13 @@
 // at -O2): HTTP static files, /metrics, /healthz, the WebSocket at /ws, the tick timer and
 // the signals, all on one thread. It moves bytes and keeps time; every decision it could
 // get wrong is made by a pure function elsewhere in src/server or by the room.
+//
+// WebSocket reads go through Beast; writes do not. The room's frames leave with a
+// non-blocking sendmsg() of header + shared payload straight from the handler that queued
+// them, and wait for the socket only when it would block: Beast's composed write per frame
+// cost more than the send itself and queued a completion ahead of the tick timer. Beast's
+// own writes (the handshake answer, pings, pongs, the close frame) reach the socket through
+// the same writer (SocketGate below), between whole frames, so nothing interleaves.
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -10,7 +17,10 @@
 #include <boost/beast/websocket.hpp>
 
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 
+#include <cerrno>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -70,9 +80,63 @@ Ending ending_for_read_error(const error_code& ec) {
 }
 
 class Server;
+class WsSession;
+
+// The stream under Beast's websocket::stream: reads pass straight to the socket; every
+// write Beast makes is copied (a handshake answer or a control frame, a few dozen bytes)
+// into the session's writer, which sends it between whole frames of the room's, and is
+// reported done at once. So the session's raw frames and Beast's never interleave.
+class SocketGate {
+public:
+    using executor_type = beast::tcp_stream::executor_type;
+    using next_layer_type = beast::tcp_stream;
+
+    explicit SocketGate(beast::tcp_stream&& stream) : stream_(std::move(stream)) {}
+    void attach(WsSession* owner) { owner_ = owner; }
+    executor_type get_executor() { return stream_.get_executor(); }
+    next_layer_type& next_layer() { return stream_; }  // beast::get_lowest_layer follows this
+
+    template <class MutableBuffers, class Token>
+    auto async_read_some(const MutableBuffers& buffers, Token&& token) {
+        return stream_.async_read_some(buffers, std::forward<Token>(token));
+    }
+    template <class ConstBuffers, class Token>
+    auto async_write_some(const ConstBuffers& buffers, Token&& token) {
+        return asio::async_initiate<Token, void(error_code, size_t)>(
+            [this](auto handler, const ConstBuffers& b) {
+                std::vector<uint8_t> bytes(asio::buffer_size(b));
+                asio::buffer_copy(asio::buffer(bytes), b);
+                const size_t n = bytes.size();
+                hand_over(std::move(bytes));
+                const auto ex = asio::get_associated_executor(handler, stream_.get_executor());
+                asio::post(ex, beast::bind_front_handler(std::move(handler), error_code{}, n));
+            },
+            token, buffers);
+    }
+    // Beast's teardown after a close handshake: once the writer has sent everything it
+    // holds (the close frame last), shut down the sending side. `done` runs then.
+    void teardown_after_writes(std::function<void()> done);
+
+private:
+    void hand_over(std::vector<uint8_t> bytes);
+
+    beast::tcp_stream stream_;
+    WsSession* owner_ = nullptr;  // owns the websocket::stream that owns this
+};
+
+// Found by argument-dependent lookup from Beast's close and read operations.
+template <class Handler>
+void async_teardown(beast::role_type, SocketGate& gate, Handler&& handler) {
+    auto held = std::make_shared<std::decay_t<Handler>>(std::forward<Handler>(handler));
+    gate.teardown_after_writes([held, ex = gate.get_executor()] {
+        const auto to = asio::get_associated_executor(*held, ex);
+        asio::post(to, beast::bind_front_handler(std::move(*held), error_code{}));
+    });
+}
 
 // One WebSocket connection: reads whole messages into the room, writes the room's shared
-// frames through a byte-capped queue with one async_write in flight.
+// frames through a byte-capped queue, sent as soon as they are queued while the socket takes
+// them.
 class WsSession : public std::enable_shared_from_this<WsSession> {
 public:
     WsSession(Server& server, beast::tcp_stream&& stream);
@@ -84,27 +148,56 @@ public:
     ConnectionId id() const { return id_; }
     uint64_t queued_bytes() const { return queue_.bytes(); }
 
+    // ---- the writer, for SocketGate ----
+    // Bytes Beast wrote (whole frames, or the handshake's HTTP answer), sent next between frames.
+    void write_control(std::vector<uint8_t> bytes);
+    void when_written(std::function<void()> done);
+    // Sends what is queued until the socket would block (then waits for it) or all is sent.
+    void flush();
+    void flush_after_batch() {
+        flush_wanted_ = false;
+        flush();
+    }
+
 private:
     void on_accept(const error_code& ec);
     void read();
     void on_read(const error_code& ec, size_t bytes);
-    void write_next();
-    void on_write(const error_code& ec, size_t bytes);
+    bool send_some();  // false: blocked or failed; true: nothing left
+    void drop_unstarted();
+    // The socket is gone: nothing more will be written; whoever waits for the writes is told.
+    void abandon_writes();
     void finish(Ending ending);
 
     Server& server_;
-    websocket::stream<beast::tcp_stream> ws_;
+    websocket::stream<SocketGate> ws_;
     beast::flat_buffer buffer_;
     WriteQueue queue_;
+    std::deque<std::vector<uint8_t>> control_;  // Beast's writes, not counted against the cap
+    bool control_in_progress_ = false;           // the item being sent is control_.front()
+    size_t sent_of_current_ = 0;                 // bytes of the item being sent already sent
+    bool waiting_writable_ = false;
+    bool flushing_ = false;
+    bool flush_wanted_ = false;  // queued during a tick's steps, sent when they are done
+    std::vector<std::function<void()>> when_written_;
     asio::steady_timer close_timer_;
     ConnectionId id_ = 0;
     bool registered_ = false;  // the room knows this connection
-    bool writing_ = false;
+    bool accepted_ = false;    // the handshake is done: what Beast writes now is frames
     bool finished_ = false;
     std::optional<websocket::close_reason> close_after_queue_;
-    bool close_sent_ = false;
+    bool close_sent_ = false;  // a close frame (ours or Beast's) is queued: no frame after it
     std::optional<Ending> ending_;  // the first cause, which is what gets counted
 };
+
+void SocketGate::hand_over(std::vector<uint8_t> bytes) { owner_->write_control(std::move(bytes)); }
+void SocketGate::teardown_after_writes(std::function<void()> done) {
+    owner_->when_written([this, done = std::move(done)] {
+        error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        done();
+    });
+}
 
 // One HTTP connection (keep-alive) until it upgrades or ends.
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
@@ -178,6 +271,11 @@ public:
     }
     // Hands everything the room queued to the connections, in order.
     void pump_outbox();
+    // While a tick runs its due steps, frames are queued and sent once after the last, so a
+    // catch-up of several steps costs one system call per connection, not one per step.
+    bool batching() const { return batching_; }
+    void flush_later(std::shared_ptr<WsSession> s) { to_flush_.push_back(std::move(s)); }
+    void flush_batch();
     uint32_t open_sockets() const { return open_sockets_; }
 
 private:
@@ -213,6 +311,8 @@ private:
     std::optional<int64_t> last_fell_behind_ns_;
     bool ticking_started_ = false;
     bool draining_ = false;
+    bool batching_ = false;
+    std::vector<std::shared_ptr<WsSession>> to_flush_;
     uint32_t open_sockets_ = 0;
 
     ServerMetrics metrics_;
@@ -344,7 +444,9 @@ WsSession::WsSession(Server& server, beast::tcp_stream&& stream)
     : server_(server),
       ws_(std::move(stream)),
       queue_(server.limits().write_queue_cap_bytes),
-      close_timer_(server.io()) {}
+      close_timer_(server.io()) {
+    ws_.next_layer().attach(this);
+}
 
 void WsSession::accept(http::request<http::string_body> request) {
     server_.ws_pending(shared_from_this());
@@ -377,6 +479,7 @@ void WsSession::on_accept(const error_code& ec) {
         read();
         return;
     }
+    accepted_ = true;
     id_ = server_.room().connect(now_ns());
     registered_ = true;
     server_.ws_registered(shared_from_this());
@@ -423,18 +526,17 @@ void WsSession::enqueue(SharedBytes message) {
     if (!queue_.push(std::move(message))) {
         // The hard cap: drop what has not started, close with the reason. A peer that
         // stopped reading will not take even the close frame; the close timer ends it.
-        const uint64_t before = queue_.bytes();
-        if (writing_) {
-            queue_.drop_all_but_front();
-        } else {
-            while (!queue_.empty()) queue_.pop_front();
-        }
-        server_.queue_bytes_changed(static_cast<int64_t>(queue_.bytes()) - static_cast<int64_t>(before), queue_.bytes());
+        drop_unstarted();
         close(1008, "write_queue_overflow");
         return;
     }
     server_.queue_bytes_changed(static_cast<int64_t>(size), queue_.bytes());
-    if (!writing_) write_next();
+    if (!server_.batching()) {
+        flush();
+    } else if (!flush_wanted_) {
+        flush_wanted_ = true;
+        server_.flush_later(shared_from_this());
+    }
 }
 
 void WsSession::close(uint16_t code, std::string reason) {
@@ -448,40 +550,155 @@ void WsSession::close(uint16_t code, std::string reason) {
     close_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
         if (!ec) self->tear_down();
     });
-    if (!writing_) write_next();
+    flush();
 }
 
-void WsSession::write_next() {
-    if (finished_) return;
-    if (queue_.empty()) {
+void WsSession::write_control(std::vector<uint8_t> bytes) {
+    if (finished_ || bytes.empty()) return;
+    // A close frame Beast sends (its answer to the peer's close, or a failure it closes
+    // with) ends the stream of frames, as Beast's own writes would: what has not started is
+    // dropped, and nothing is queued after it. (Before the handshake is done the bytes are
+    // its HTTP answer, whose first byte means nothing here.)
+    if (accepted_ && (bytes[0] & 0x0F) == 0x8) {
+        close_sent_ = true;
+        drop_unstarted();
+    }
+    control_.push_back(std::move(bytes));
+    flush();
+}
+
+void WsSession::when_written(std::function<void()> done) {
+    drop_unstarted();  // a teardown: the close frame is the last thing worth sending
+    if (finished_ || !beast::get_lowest_layer(ws_).socket().is_open() ||
+        (queue_.empty() && control_.empty())) {
+        done();
+        return;
+    }
+    when_written_.push_back(std::move(done));
+}
+
+void WsSession::drop_unstarted() {
+    const uint64_t before = queue_.bytes();
+    if (!queue_.empty() && !control_in_progress_ && sent_of_current_ > 0) {
+        queue_.drop_all_but_front();  // half sent: the peer must still get the rest of it
+    } else {
+        while (!queue_.empty()) queue_.pop_front();
+    }
+    server_.queue_bytes_changed(static_cast<int64_t>(queue_.bytes()) - static_cast<int64_t>(before), queue_.bytes());
+}
+
+void WsSession::flush() {
+    // Re-entered through Beast (the close started below writes its frame through the gate):
+    // the outer call's loop picks the new bytes up.
+    if (flushing_ || waiting_writable_ || finished_) return;
+    flushing_ = true;
+    while (send_some()) {
         if (close_after_queue_ && !close_sent_) {
             close_sent_ = true;
-            writing_ = true;
             ws_.async_close(*close_after_queue_, [self = shared_from_this()](const error_code& ec) {
-                self->writing_ = false;
                 // Sent: the read loop now waits for the peer's close frame (or the timer).
                 if (ec) self->tear_down();
             });
+            continue;  // its frame is in control_ now
         }
-        return;
+        auto done = std::move(when_written_);
+        when_written_.clear();
+        for (auto& f : done) f();
+        break;
     }
-    writing_ = true;
-    ws_.async_write(asio::buffer(*queue_.front()),
-                    [self = shared_from_this()](const error_code& ec, size_t bytes) { self->on_write(ec, bytes); });
+    flushing_ = false;
 }
 
-void WsSession::on_write(const error_code& ec, size_t bytes) {
-    writing_ = false;
-    if (ec) {
-        tear_down();  // the pending read fails next and finishes the session
-        return;
+bool WsSession::send_some() {
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    // A reader that fell behind, or a tick that caught up several steps, leaves several
+    // frames queued: they go out together, up to this many per system call.
+    constexpr size_t most = 16;
+    std::array<std::array<uint8_t, 10>, most> headers{};
+    std::array<iovec, 2 * most> parts{};
+    for (;;) {
+        if (!control_in_progress_ && sent_of_current_ == 0 && !control_.empty()) control_in_progress_ = true;
+        if (!control_in_progress_ && queue_.empty()) return true;
+        if (!socket.is_open()) {
+            abandon_writes();
+            return false;
+        }
+        size_t count = 0;
+        size_t skip = sent_of_current_;  // the first item's bytes that went out before
+        auto add = [&](const uint8_t* data, size_t size) {
+            if (skip >= size) {
+                skip -= size;
+                return;
+            }
+            parts[count++] = {const_cast<uint8_t*>(data) + skip, size - skip};
+            skip = 0;
+        };
+        if (control_in_progress_) {
+            add(control_.front().data(), control_.front().size());
+        } else {
+            for (size_t i = 0; i < queue_.messages() && i < most; ++i) {
+                const std::vector<uint8_t>& message = *queue_[i];
+                add(headers[i].data(), binary_frame_header(message.size(), headers[i]));
+                add(message.data(), message.size());
+            }
+        }
+        msghdr msg{};
+        msg.msg_iov = parts.data();
+        msg.msg_iovlen = count;
+        const ssize_t n = ::sendmsg(socket.native_handle(), &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                waiting_writable_ = true;
+                socket.async_wait(tcp::socket::wait_write, [self = shared_from_this()](const error_code& ec) {
+                    self->waiting_writable_ = false;
+                    if (ec) {
+                        self->abandon_writes();  // closed under us (tear_down, a timeout)
+                        return;
+                    }
+                    self->flush();
+                });
+                return false;
+            }
+            tear_down();  // the pending read fails next and finishes the session
+            abandon_writes();
+            return false;
+        }
+        size_t done = sent_of_current_ + static_cast<size_t>(n);  // from the first item's start
+        if (control_in_progress_) {
+            if (done < control_.front().size()) {
+                sent_of_current_ = done;
+                continue;
+            }
+            control_.pop_front();
+            control_in_progress_ = false;
+            sent_of_current_ = 0;
+            continue;
+        }
+        while (!queue_.empty()) {
+            const uint64_t size = queue_.front()->size();
+            const size_t framed = binary_frame_header(size, headers[0]) + size;
+            if (done < framed) break;
+            done -= framed;
+            ++server_.figures().frames_sent;
+            server_.figures().bytes_sent += size;
+            queue_.pop_front();
+            server_.queue_bytes_changed(-static_cast<int64_t>(size), queue_.bytes());
+        }
+        sent_of_current_ = done;  // into the new front: the rest, or EAGAIN, next time round
     }
-    ++server_.figures().frames_sent;
-    server_.figures().bytes_sent += bytes;
-    const uint64_t size = queue_.front()->size();
-    queue_.pop_front();
-    server_.queue_bytes_changed(-static_cast<int64_t>(size), queue_.bytes());
-    write_next();
+}
+
+void WsSession::abandon_writes() {
+    const uint64_t held = queue_.bytes();
+    while (!queue_.empty()) queue_.pop_front();
+    if (held > 0) server_.queue_bytes_changed(-static_cast<int64_t>(held), 0);
+    control_.clear();
+    control_in_progress_ = false;
+    sent_of_current_ = 0;
+    auto done = std::move(when_written_);
+    when_written_.clear();
+    for (auto& f : done) f();
 }
 
 void WsSession::tear_down() {
@@ -495,9 +712,7 @@ void WsSession::finish(Ending ending) {
     if (!ending_) ending_ = std::move(ending);
     close_timer_.cancel();
     tear_down();
-    const uint64_t held = queue_.bytes();
-    while (!queue_.empty()) queue_.pop_front();
-    server_.queue_bytes_changed(-static_cast<int64_t>(held), 0);
+    abandon_writes();
     server_.ws_closed(shared_from_this(), registered_, *ending_);
 }
 
@@ -723,6 +938,7 @@ void Server::on_tick() {
         last_fell_behind_ns_ = woke;
     }
     const int64_t step = loop_->step_ns();
+    batching_ = true;
     for (uint64_t k = 0; k < advance.executed; ++k) {
         // The executed steps are the last `executed` boundaries the advance consumed.
         const int64_t boundary = loop_->last_boundary_ns() - static_cast<int64_t>(advance.executed - 1 - k) * step;
@@ -730,6 +946,7 @@ void Server::on_tick() {
         room_.tick(start);
         const int64_t ticked = now_ns();
         pump_outbox();
+        if (k + 1 == advance.executed) flush_batch();  // the send time is the last step's
         const int64_t sent = now_ns();
         const int64_t lateness = start - boundary;
         loop_->record_step_duration_ns(ticked - start);
@@ -737,7 +954,14 @@ void Server::on_tick() {
         if (lateness > health_policy_.lateness_bound_ns) last_fell_behind_ns_ = start;
         ticking_started_ = true;
     }
+    flush_batch();  // (no step ran)
     schedule_tick();
+}
+
+void Server::flush_batch() {
+    batching_ = false;
+    for (auto& session : to_flush_) session->flush_after_batch();
+    to_flush_.clear();
 }
 
 void Server::begin_drain() {

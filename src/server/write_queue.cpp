@@ -1,7 +1,25 @@
-// WriteQueue (see write_queue.hpp): the byte accounting is the whole of it.
+// WriteQueue (see write_queue.hpp): the byte accounting is the whole of it; and the header
+// of the frames the queue's messages go out in.
 #include "server/write_queue.hpp"
 
 namespace tandem::server {
+
+size_t binary_frame_header(uint64_t payload_bytes, std::array<uint8_t, 10>& out) {
+    out[0] = 0x82;  // FIN, binary
+    if (payload_bytes < 126) {
+        out[1] = static_cast<uint8_t>(payload_bytes);
+        return 2;
+    }
+    if (payload_bytes <= 0xFFFF) {
+        out[1] = 126;
+        out[2] = static_cast<uint8_t>(payload_bytes >> 8);
+        out[3] = static_cast<uint8_t>(payload_bytes);
+        return 4;
+    }
+    out[1] = 127;  // network byte order, most significant first
+    for (int i = 0; i < 8; ++i) out[2 + i] = static_cast<uint8_t>(payload_bytes >> (8 * (7 - i)));
+    return 10;
+}
 
 bool WriteQueue::push(SharedBytes message) {
     const uint64_t size = message->size();

@@ -4,12 +4,21 @@
 // past its cap: a message that would not fit is refused, and the caller closes the peer.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 
 #include "server/room_port.hpp"
 
 namespace tandem::server {
+
+// The header of a server-to-client WebSocket frame carrying `payload_bytes` as one final
+// binary frame (RFC 6455 5.2: FIN + opcode 2, no mask, the 7-bit / 16-bit / 64-bit length
+// forms). A server frame is unmasked, so header + payload are the same bytes for every
+// recipient: the transport writes this header and the shared payload with one sendmsg.
+// Returns how many bytes of `out` it filled (2, 4 or 10).
+size_t binary_frame_header(uint64_t payload_bytes, std::array<uint8_t, 10>& out);
 
 class WriteQueue {
 public:
@@ -20,6 +29,8 @@ public:
     bool empty() const { return messages_.empty(); }
     // The oldest message: the one being written, or next to be.
     const SharedBytes& front() const { return messages_.front(); }
+    // The i-th oldest message (0 is the front): the writer sends several in one system call.
+    const SharedBytes& operator[](size_t i) const { return messages_[i]; }
     // The front message has been written.
     void pop_front();
     // Drops every message but the front one (which may be half written already).

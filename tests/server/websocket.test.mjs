@@ -155,6 +155,38 @@ test('an idle connection is pinged, and dropped when it never answers', async ()
   }
 });
 
+// The server writes its frames to the socket itself, not through Beast; Beast's pong must
+// still go out between whole frames. Frames of 200 KB are written in pieces on loopback, so
+// a pong slipped into the middle of one would corrupt the stream (ws fails it with 1002).
+test('a client ping is answered with its pong between whole frames while large frames stream', async () => {
+  const server = await startServer({ fixture: ['--frame-bytes', '200000'] });
+  try {
+    const w = watch(server.ws);
+    const sizes = [];
+    const pongs = [];
+    let failure = null;
+    w.ws.on('message', (data, isBinary) => { if (isBinary && data.length >= 64) sizes.push(data.length); });  // tick frames
+    w.ws.on('pong', (data) => pongs.push(data.toString()));
+    w.ws.on('error', (e) => { failure = e; });
+    await w.opened;
+    const sent = [];
+    for (let i = 0; i < 100; ++i) {
+      sent.push(`ping ${i}`);
+      w.ws.ping(`ping ${i}`);
+      await sleep(10);
+    }
+    for (let waited = 0; waited < 3000 && pongs.length < sent.length; waited += 50) await sleep(50);
+    assert.equal(failure, null);
+    assert.deepEqual(pongs, sent);
+    assert.ok(sizes.length >= 20, `only ${sizes.length} frames arrived`);
+    assert.ok(sizes.every((n) => n === 200000), `a frame of another size: ${sizes.find((n) => n !== 200000)}`);
+    assert.equal(w.ws.readyState, WebSocket.OPEN);
+    w.ws.close();
+  } finally {
+    assert.equal((await server.stop()).code, 0);
+  }
+});
+
 test('a request whose headers never end is dropped after the request timeout', async () => {
   const server = await startServer({ fixture: ['--http-idle-ms', '500'] });
   try {

@@ -65,3 +65,20 @@ TEST_CASE("recipients share one buffer: queuing a frame does not copy it") {
     b.pop_front();
     CHECK(frame.use_count() == 1);  // released when the last write of it ends
 }
+
+// The expected bytes are RFC 6455's own examples (section 5.7) and its length rules (5.2).
+TEST_CASE("a server frame header is RFC 6455's unmasked binary header, in the shortest length form") {
+    std::array<uint8_t, 10> h{};
+    using Bytes = std::vector<uint8_t>;
+    auto header = [&](uint64_t n) {
+        const size_t size = binary_frame_header(n, h);
+        return Bytes(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(size));
+    };
+    CHECK(header(5) == Bytes{0x82, 0x05});
+    CHECK(header(125) == Bytes{0x82, 0x7D});
+    CHECK(header(126) == Bytes{0x82, 0x7E, 0x00, 0x7E});
+    CHECK(header(256) == Bytes{0x82, 0x7E, 0x01, 0x00});  // 5.7: "256 bytes binary message"
+    CHECK(header(65535) == Bytes{0x82, 0x7E, 0xFF, 0xFF});
+    CHECK(header(65536) == Bytes{0x82, 0x7F, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00});  // 5.7: "64KiB"
+    CHECK(header(0x0102030405060708) == Bytes{0x82, 0x7F, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08});
+}
