@@ -2,9 +2,10 @@
 // HUD, steering, lifecycle feeder, frame loop, buttons). Wiring only: each part's job is in
 // its own file, and every simulation decision is the adapter's (the session's, in C++).
 // three.js is not imported here: renderer.mjs is loaded beside the module (below), so the
-// socket and the first verified tick never wait for the 2.2 MB that only drawing needs.
+// socket and the first verified tick never wait for the 2.2 MB that only drawing needs. The
+// socket is opened before anything else, so its handshake overlaps the module's loading.
 import createTandem from 'tandem';
-import { chooseAdapter } from './adapters/index.mjs';
+import { chooseAdapter, openEarlySocket } from './adapters/index.mjs';
 import { DeferredRenderer } from './deferred-renderer.mjs';
 import { FlatRenderer } from './flat-renderer.mjs';
 import { startFrameLoop } from './frame-loop.mjs';
@@ -19,6 +20,9 @@ const $ = (id) => document.getElementById(id);
 
 async function boot() {
   const options = parseOptions(location.search, location);
+  // Before the module: what the server sends meanwhile waits (bounded) in the transport for
+  // the session, which decides everything once it exists.
+  const early = openEarlySocket(options);
   const hook = installTestHook(options);
   const hud = new Hud();
   try {
@@ -28,7 +32,7 @@ async function boot() {
     const arenaModule = import('./renderer.mjs').catch((error) => ({ loadError: error }));
     const tandem = await loading;
     performance.mark('tandem:module-ready');
-    const adapter = chooseAdapter(tandem, options);
+    const adapter = chooseAdapter(tandem, options, early);
     const renderer = new DeferredRenderer();
     const lifecycle = feedLifecycle(adapter);
     wireActions(adapter, options);
@@ -40,6 +44,7 @@ async function boot() {
     renderer.attach(drawn);
     performance.mark('tandem:renderer-ready');
   } catch (error) {
+    if (!early?.attached) early?.stop(1000, 'page failed');
     hud.fail(error);
     hook.fail(error);
     throw error;

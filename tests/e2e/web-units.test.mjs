@@ -1,12 +1,13 @@
 // The page's DOM-free parts, in Node: the HUD's resume line (against the wording the demo
-// promises), the reconnect schedule, URL options, the lifecycle feeder folding overlapping
+// promises), the reconnect schedule, the transport's early socket (events kept until the
+// session attaches, against a stand-in WebSocket), URL options, the lifecycle feeder folding overlapping
 // browser events into one absence, and the digest strip's bookkeeping. Fast: no browser.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { groupDigits, resumeLine } from '../../web/hud.mjs';
 import { feedLifecycle } from '../../web/lifecycle.mjs';
 import { parseOptions } from '../../web/options.mjs';
-import { reconnectDelayMs } from '../../web/transport.mjs';
+import { EARLY_MAX_EVENTS, Transport, reconnectDelayMs } from '../../web/transport.mjs';
 
 describe('the HUD resume line', () => {
   test('says the catch-up path in the words of the demo', () => {
@@ -35,6 +36,88 @@ describe('the transport reconnect schedule', () => {
   test('retries at once, then doubles from 250 ms and stays at 8 s', () => {
     assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7, 20].map(reconnectDelayMs), [0, 250, 500, 1000, 2000, 4000, 8000, 8000, 8000]);
   });
+});
+
+// A WebSocket stand-in the test drives by hand: open(), message(bytes), drop(code).
+class FakeSocket {
+  static all = [];
+  static OPEN = 1;
+  readyState = 0;
+  sent = [];
+  closedWith = null;
+  constructor(url) { this.url = url; FakeSocket.all.push(this); }
+  send(bytes) { this.sent.push(bytes); }
+  close(code) { this.closedWith = code; this.readyState = 3; }
+  open() { this.readyState = 1; this.onopen?.(); }
+  message(bytes) { this.onmessage?.({ data: new Uint8Array(bytes).buffer }); }
+  drop(code) { this.readyState = 3; this.onclose?.({ code, reason: '' }); }
+}
+
+// Every handler call as [name, ...arguments without times]; onOpen answers with a send, as the
+// session's hello does, and records whether the transport let it out.
+function recorder(transport) {
+  const calls = [];
+  return { calls, handlers: {
+    onOpen: () => calls.push(['open', transport.send(new Uint8Array([9]))]),
+    onMessage: (bytes) => calls.push(['message', [...bytes]]),
+    onClose: (code) => calls.push(['close', code]),
+    onState: (s) => calls.push(['state', s.state]),
+  } };
+}
+
+describe('the transport\'s early socket', () => {
+  const withFakeSocket = async (body) => {
+    const saved = globalThis.WebSocket;
+    globalThis.WebSocket = FakeSocket;
+    FakeSocket.all = [];
+    try { await body(); } finally { globalThis.WebSocket = saved; }
+  };
+  const nextTask = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  test('what happened before attach is handed over in order, then events go straight through', () => withFakeSocket(() => {
+    const transport = new Transport('ws://x/ws');
+    transport.start();
+    const [socket] = FakeSocket.all;
+    socket.open();
+    socket.message([1, 2]);
+    socket.message([3]);
+    const { calls, handlers } = recorder(transport);
+    assert.equal(transport.attached, false);
+    transport.attach(handlers);
+    assert.equal(transport.attached, true);
+    socket.message([4]);
+    assert.deepEqual(calls, [['state', 'connecting'], ['state', 'open'], ['open', true], ['message', [1, 2]], ['message', [3]], ['message', [4]]]);
+    assert.deepEqual(socket.sent.map((b) => [...b]), [[9]]);
+  }));
+
+  test('a reply to an earlier socket\'s events never goes out on a newer socket', () => withFakeSocket(async () => {
+    const transport = new Transport('ws://x/ws');
+    transport.start();
+    FakeSocket.all[0].open();
+    FakeSocket.all[0].drop(1006);
+    await nextTask();   // the first retry is immediate
+    const second = FakeSocket.all[1];
+    second.open();
+    const { calls, handlers } = recorder(transport);
+    transport.attach(handlers);
+    assert.deepEqual(calls, [['state', 'connecting'], ['state', 'open'], ['open', false], ['close', 1006], ['state', 'waiting'],
+      ['state', 'connecting'], ['state', 'open'], ['open', true]]);
+    assert.equal(second.sent.length, 1);
+  }));
+
+  test('past its bound the early socket is closed and attach opens a fresh one', () => withFakeSocket(() => {
+    const transport = new Transport('ws://x/ws');
+    transport.start();
+    const [first] = FakeSocket.all;
+    first.open();
+    for (let i = 0; i <= EARLY_MAX_EVENTS; i += 1) first.message([i & 255]);
+    assert.notEqual(first.closedWith, null);
+    const { calls, handlers } = recorder(transport);
+    transport.attach(handlers);
+    assert.equal(FakeSocket.all.length, 2);
+    FakeSocket.all[1].open();
+    assert.deepEqual(calls, [['state', 'connecting'], ['state', 'open'], ['open', true]]);
+  }));
 });
 
 describe('the URL options', () => {

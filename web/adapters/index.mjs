@@ -8,12 +8,33 @@ import { FallbackAdapter } from './fallback.mjs';
 import { LocalAdapter } from './local.mjs';
 import { OfflineAdapter } from './offline.mjs';
 import { SessionAdapter } from './session.mjs';
+import { Transport } from '../transport.mjs';
+
+/**
+ * The server's socket, opened before the module is ready when the URL leaves the server session
+ * a possible choice (no ?scenario, no ?offline): the handshake then overlaps the module's
+ * download and compilation instead of following it. Null when no socket will be wanted.
+ * @param {ReturnType<typeof import('../options.mjs').parseOptions>} options
+ */
+export function openEarlySocket(options) {
+  if (options.scenario !== null || options.offline) return null;
+  const transport = new Transport(options.serverUrl);
+  transport.start();
+  return transport;
+}
 
 /**
  * @param {object} tandem the loaded ES module
  * @param {ReturnType<typeof import('../options.mjs').parseOptions>} options
+ * @param {Transport | null} [early] openEarlySocket's; closed here when no session takes it
  */
-export function chooseAdapter(tandem, options) {
+export function chooseAdapter(tandem, options, early = null) {
+  const adapter = choose(tandem, options, early);
+  if (early !== null && !(adapter instanceof FallbackAdapter)) early.stop(1000, 'not needed');
+  return adapter;
+}
+
+function choose(tandem, options, early) {
   // "Check against native": the server's native stream while there is a server, else the
   // stream shipped with the page.
   const check = (server) => async () => (await checkAgainstNative(tandem, nativeSource(options, { server }))).text;
@@ -28,7 +49,7 @@ export function chooseAdapter(tandem, options) {
   if (options.scenario !== null) return local('?scenario: no server involved');
   if (options.offline) return offline('asked for with ?offline');
   if (typeof tandem.ClientSession !== 'function') return local('this build of the module has no client session yet');
-  const session = new SessionAdapter(tandem, options);
+  const session = new SessionAdapter(tandem, options, early);
   const sessionCheck = session.actions.checkAgainstNative;
   return new FallbackAdapter(session, () => offline(`no server at ${options.serverUrl}`), {
     // With a server, the scenario against its native stream and the session's own re-run of

@@ -23,17 +23,21 @@ export class SessionAdapter {
   /**
    * @param {object} tandem the loaded ES module (with ClientSession)
    * @param {{serverUrl: string, watch: boolean, debug: boolean, lockstep?: boolean}} options
+   * @param {Transport | null} [early] a transport the page started before the module was
+   *   ready (openEarlySocket): what it received meanwhile is handed to the session in order
    */
-  constructor(tandem, { serverUrl, watch, debug, lockstep = false }) {
+  constructor(tandem, { serverUrl, watch, debug, lockstep = false }, early = null) {
     this.mode = watch ? 'watch' : 'play';
     // A player draws the predicted world (own steers at once, corrected when others' inputs
     // arrive); a watcher has nothing to predict, and ?lockstep draws only what is verified.
     const predict = !watch && !lockstep;
     this.modeLabel = watch ? `Watching the room at ${serverUrl}`
       : `Playing in the room at ${serverUrl} (${predict ? 'predicted' : 'lockstep'})`;
-    this.#session = new tandem.ClientSession({ watch, nowMs: performance.now(), predict });
+    // An early socket's events carry the times they happened: the session's clock starts no
+    // later than the first of them.
+    this.#session = new tandem.ClientSession({ watch, nowMs: early?.startedAtMs ?? performance.now(), predict });
     this.arenaSize = null;   // known from the welcome; renderView() carries it
-    this.#transport = new Transport(serverUrl, {
+    const handlers = {
       onOpen: (nowMs) => { this.#session.onConnected(nowMs); this.#flush(); },
       onMessage: (bytes, nowMs) => { this.#session.receive(bytes, nowMs); this.#flush(); },
       onClose: (code, reason, nowMs) => {
@@ -43,13 +47,19 @@ export class SessionAdapter {
       },
       retryDelayMs: () => this.#session.reconnectDelayMs,
       onState: (s) => { this.#connection = connectionOf(s); },
-    });
+    };
     this.actions = {
       checkAgainstNative: () => this.#session.checkAgainstNative(),
       downloadReplay: () => ({ name: `tandem-${Date.now()}.replay`, bytes: this.#session.exportReplay() }),
       corrupt: debug ? () => this.#session.corruptOnce() : undefined,
     };
-    this.#transport.start();
+    if (early === null) {
+      this.#transport = new Transport(serverUrl, handlers);
+      this.#transport.start();
+    } else {
+      this.#transport = early;
+      early.attach(handlers);
+    }
   }
 
   #flush() {
