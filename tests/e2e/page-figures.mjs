@@ -1,8 +1,10 @@
 // Measures the demo page's figures for docs/performance.md ("The demo page") and prints each:
 // navigation to first verified tick, the wasm step in Chromium and Firefox beside the native
 // CLI's (the same scenarios, one run, interleaved), frame times while catching up after a
-// hidden tab, bytes on the wire per client, and the page's weight. Run by hand, not a test:
-//   node tests/e2e/page-figures.mjs [--repeat N] [--only first,step,catchup,bytes,weight]
+// hidden tab, bytes on the wire per client, the page's weight, and (predict, only when asked)
+// the predicting page's re-simulation per frame in Chromium at a 100 ms round trip while a
+// second player, in Firefox, steers every frame. Run by hand, not a test:
+//   node tests/e2e/page-figures.mjs [--repeat N] [--only first,step,catchup,bytes,weight,predict]
 //        [--baseline TANDEM_BINARY:WEB_DIR]
 // (after build-scripts/build native and wasm). --baseline measures the first verified tick of
 // another build and page too, alternating with this one's in the same sitting (a loaded
@@ -14,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
 import { evaluate, launchFirefox, navigate, waitFor } from './lib/firefox.mjs';
+import { startDelayProxy } from './lib/delay-proxy.mjs';
 import { openDemo, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
 
 const { values } = parseArgs({ options: {
@@ -234,6 +237,57 @@ async function pageWeight(chromium, origin) {
   return groups;
 }
 
+// ---- Prediction's cost in the page --------------------------------------------------------------
+
+// The predicting page (Chromium) and a second player (Firefox, its own visible tab) both reach
+// the server through a proxy delaying every message 50 ms each way. The second player steers
+// on every animation frame, so nearly every verified tick contradicts the first page's
+// prediction and it rolls back as often as it can. The first page's own figures are sampled
+// every 4 s after a 10 s settling time: re-simulation per frame (p99 over its last 256 frames,
+// and the largest), depth, rollbacks per second, budget cuts.
+async function predictionCost(chromium, firefox, server) {
+  const proxy = await startDelayProxy({ upstream: `ws://127.0.0.1:${server.port}/ws`, oneWayMs: 50 });
+  const query = `?server=${encodeURIComponent(proxy.url)}`;
+  const { bidi, tab } = firefox;
+  let page = null;
+  try {
+    await navigate(bidi, tab, `${server.origin}/${query}`);
+    await waitFor(bidi, tab, '(window.__tandem?.ready && (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 30)', 30_000);
+    await evaluate(bidi, tab, `(() => {
+      // Around where the well is (the session adapter does not know the arena's size): a
+      // target 150 units away in a new direction every frame.
+      const a = window.__tandem.parts.adapter;
+      let i = 0;
+      const loop = () => {
+        i += 1;
+        window.__steers = i;
+        const v = a.renderView();
+        const w = v.wells.find((x) => x.player === v.me);
+        if (w) a.steer({ x: w.x + 150 * Math.cos(i / 3), y: w.y + 150 * Math.sin(i / 3) });
+        requestAnimationFrame(loop);
+      };
+      requestAnimationFrame(loop);
+      return true;
+    })()`);
+    page = await openDemo(chromium.context, server.origin, query);
+    await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 30, null, { timeout: 30_000 });
+    await sleep(10_000);
+    const samples = [];
+    for (let i = 0; i < 5; ++i) {
+      await sleep(4000);
+      samples.push(await page.evaluate(() => { const f = window.__tandem.figures(); return { p: f.prediction, mismatches: f.verification.mismatches.length }; }));
+    }
+    const other = await evaluate(bidi, tab, `(() => { const a = window.__tandem.parts.adapter; const f = window.__tandem.figures(); return { steers: window.__steers, mode: a.mode, label: a.modeLabel, me: a.renderView().me, wells: a.renderView().wells.length, out: f.bytesOutPerSec }; })()`);
+    const mine = await page.evaluate(() => { const a = window.__tandem.parts.adapter; return { mode: a.mode, label: a.modeLabel, me: a.renderView().me, wells: a.renderView().wells.length }; });
+    console.log(`# the steering player (Firefox): ${JSON.stringify(other)}; the measured page: ${JSON.stringify(mine)}`);
+    return samples;
+  } finally {
+    await page?.close();
+    await navigate(bidi, tab, 'about:blank');
+    await proxy.close();
+  }
+}
+
 // ---- The run ---------------------------------------------------------------------------------
 
 console.log(`# ${new Date().toISOString()}: ${machine()}`);
@@ -327,6 +381,16 @@ try {
     const bytes = await bytesPerClient(chromium, server.origin, server);
     console.log(`bytes per client per second (server counters over 10 s, ${bytes.clients} client): sent ${f1(bytes.sentPerSec)} B/s in ${f1(bytes.framesSentPerSec)} messages/s, ` +
       `received ${f1(bytes.receivedPerSec)} B/s in ${f1(bytes.framesReceivedPerSec)} messages/s; the page's 8 s figures: in ${bytes.page8s.inPerSec} B/s, out ${bytes.page8s.outPerSec} B/s`);
+  }
+
+  if (ONLY.has('predict')) {
+    // 6. Re-simulation per frame of a predicting page, another player steering every frame.
+    const samples = await predictionCost(chromium, firefox, server);
+    console.log(`prediction in Chromium, 100 ms round trip, another player (Firefox) steering every frame; samples every 4 s after 10 s:`);
+    for (const { p, mismatches } of samples) {
+      console.log(`  re-sim p99 ${f1(p.resimMsP99)} ms (ticks p99 ${p.resimTicksP99}), max ${f1(p.resimMsMax)} ms; depth ${p.depthTicks} of ${p.targetDepthTicks}; ` +
+        `rollbacks ${p.rollbacksPerSec}/s, catch-up updates max ${p.rollbackUpdatesMax}, budget cuts ${p.budgetCuts}, alarms ${p.monitorAlarms}; digest mismatches ${mismatches}`);
+    }
   }
 
   if (ONLY.has('weight')) {
