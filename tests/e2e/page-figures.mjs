@@ -389,7 +389,7 @@ try {
     console.log(`prediction in Chromium, 100 ms round trip, another player (Firefox) steering every frame; samples every 4 s after 10 s:`);
     for (const { p, mismatches } of samples) {
       console.log(`  re-sim p99 ${f1(p.resimMsP99)} ms (ticks p99 ${p.resimTicksP99}), max ${f1(p.resimMsMax)} ms; depth ${p.depthTicks} of ${p.targetDepthTicks}; ` +
-        `rollbacks ${p.rollbacks} in all, ${p.rollbacksPerSec}/s, re-simulated ticks ${p.resimulatedTicks} in all, catch-up updates max ${p.rollbackUpdatesMax}, budget cuts ${p.budgetCuts}, alarms ${p.monitorAlarms}; digest mismatches ${mismatches}`);
+        `resets ${p.resets}, rollbacks ${p.rollbacks} in all, ${p.rollbacksPerSec}/s, re-simulated ticks ${p.resimulatedTicks} in all, catch-up updates max ${p.rollbackUpdatesMax}, budget cuts ${p.budgetCuts}, alarms ${p.monitorAlarms}; digest mismatches ${mismatches}`);
     }
   }
 
