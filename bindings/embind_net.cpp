@@ -360,8 +360,8 @@ val session_render_view(SessionBox& b, double now_ms) {
         }
         // A correction still being eased: drawn where the eye was, fading to the prediction.
         float dx = 0.0f, dy = 0.0f;
-        for (const client::WellOffset& o : pv.offsets) {
-            if (o.player == now.player) dx = o.dx, dy = o.dy;
+        for (const client::WellOffset& offset : pv.offsets) {
+            if (offset.player == now.player) dx = offset.dx, dy = offset.dy;
         }
         val well = val::object();
         well.set("player", now.player);

@@ -151,7 +151,7 @@ MatchResult run_match(const MatchPlan& plan) {
     for (uint64_t t = 0; t < plan.ticks; ++t) {
         const int64_t now = static_cast<int64_t>(t) * tick_ns;
         // ---- Scenario events ----
-        if (t < peer_count && t != late_joiner) connect(peers[t], now);
+        if (t < peer_count && t != late_joiner) connect(peers[static_cast<size_t>(t)], now);
         if (t == late_join_at) connect(peers[late_joiner], now);
         if (plan.intruders && t == intruder_garbage_at) garbage.wire.id = room.connect(now), garbage.wire.open = true;
         if (plan.intruders && t == intruder_garbage_at + 2)
