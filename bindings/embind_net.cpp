@@ -482,6 +482,9 @@ val session_figures(const SessionBox& b) {
         pf.set("rollbackUpdatesLast", p.rollback_updates_last);
         pf.set("rollbackUpdatesMax", p.rollback_updates_max);
         pf.set("resets", number(p.resets));
+        pf.set("resetsBehind", number(p.resets_behind));
+        pf.set("behindTicksMax", p.behind_ticks_max);
+        pf.set("rollbacksDropped", number(p.rollbacks_dropped));
         pf.set("corrections", number(p.corrections));
         pf.set("lastCorrection", p.last_correction);
         pf.set("monitorAlarms", number(p.monitor_alarms));

@@ -665,6 +665,8 @@ export interface PredictionFigures {
   /** Timed with performance.now() (null when measureStepCost is false). */
   resimMsP99: number | null; resimMsMax: number | null;
   budgetCuts: number; resets: number; corrections: number; lastCorrection: number;
+  /** Resets because a frame verified past the predicted tick, the most ticks past, and re-simulations abandoned before landing. */
+  resetsBehind: number; behindTicksMax: number; rollbacksDropped: number;
   /** A rollback's re-simulation is in flight (spread over updates by the time budget). */
   catchingUp: boolean; rollbackUpdatesLast: number; rollbackUpdatesMax: number;
   monitorAlarms: number; pendingInputs: number;

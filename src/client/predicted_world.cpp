@@ -169,10 +169,11 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
     // world stepped that tick with (a state equal before and equal inputs give an equal state).
     // A re-simulation in flight is held to the same test for the ticks it has stepped.
     bool rebuild = !following_ || !shown_.world || session.world_epoch() != epoch_;
+    bool behind = false;
     if (!rebuild) {
         for (const auto& vt : verified_) {
             if (shown_.used.empty() || shown_.used.front().tick != vt.tick) {
-                rebuild = true;   // the prediction had not reached this tick: nothing was wrong
+                rebuild = behind = true;   // the prediction had not reached this tick: nothing was wrong
                 break;
             }
             const std::vector<world::Input> actual = sorted(inputs_of(vt.inputs));
@@ -187,7 +188,12 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
             }
         }
     }
-    if (!rebuild && shown_.world->tick < confirmed->tick) rebuild = true;
+    if (!rebuild && shown_.world->tick < confirmed->tick) rebuild = behind = true;
+    if (behind) {
+        ++figures_.resets_behind;
+        figures_.behind_ticks_max = std::max(figures_.behind_ticks_max,
+            static_cast<uint32_t>(std::min<uint64_t>(confirmed->tick - std::min(confirmed->tick, shown_.world->tick), UINT32_MAX)));
+    }
 
     if (auto sent = session.last_input_sent(); sent && sent->sequence > last_seen_sent_) {
         last_seen_sent_ = sent->sequence;
@@ -223,6 +229,7 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
     if (rebuild) {
         // A new world (baseline, reconnect) or a prediction that fell behind: snap.
         reset_to(shown_, *confirmed, verified_sequence_);
+        if (catching_up_) ++figures_.rollbacks_dropped;
         catching_up_ = false;
         shown_wrong_ = false;
         ++figures_.resets;
@@ -235,6 +242,7 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
         // or that is stale but ahead of the confirmed world (it still brings a better one;
         // the next starts when it lands).
         if (!catching_up_ || (catchup_stale_ && catchup_.world->tick <= confirmed->tick)) {
+            if (catching_up_) ++figures_.rollbacks_dropped;
             reset_to(catchup_, *confirmed, verified_sequence_);
             catching_up_ = true;
             catchup_stale_ = false;

@@ -3,12 +3,14 @@
 // CLI's (the same scenarios, one run, interleaved), frame times while catching up after a
 // hidden tab, bytes on the wire per client, the page's weight, and (predict, only when asked)
 // the predicting page's re-simulation per frame in Chromium at a 100 ms round trip while a
-// second player, in Firefox, steers every frame. Run by hand, not a test:
+// second player, a Node client, steers every tick. Run by hand, not a test:
 //   node tests/e2e/page-figures.mjs [--repeat N] [--only first,step,catchup,bytes,weight,predict]
-//        [--baseline TANDEM_BINARY:WEB_DIR]
+//        [--baseline TANDEM_BINARY:WEB_DIR] [--predict-packages DIR,DIR... --rounds N]
 // (after build-scripts/build native and wasm). --baseline measures the first verified tick of
 // another build and page too, alternating with this one's in the same sitting (a loaded
-// machine's wall times are only comparable side by side).
+// machine's wall times are only comparable side by side). --predict-packages measures the
+// predict figure with each wasm package named (e.g. a copy of build/wasm/package from before a
+// change), one server each, alternating, --rounds times.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -17,6 +19,7 @@ import { gzipSync } from 'node:zlib';
 import { hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
 import { evaluate, launchFirefox, navigate, waitFor } from './lib/firefox.mjs';
 import { startDelayProxy } from './lib/delay-proxy.mjs';
+import { startNodePlayer } from './lib/node-player.mjs';
 import { openDemo, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
 
 const { values } = parseArgs({ options: {
@@ -25,13 +28,16 @@ const { values } = parseArgs({ options: {
   warmup: { type: 'string', default: '100' },
   only: { type: 'string', default: 'first,step,catchup,bytes,weight' },
   baseline: { type: 'string' },
+  'predict-packages': { type: 'string' },
+  rounds: { type: 'string', default: '1' },
 } });
 const ONLY = new Set(values.only.split(','));
 const REPEAT = Number(values.repeat);
 const TICKS = Number(values.ticks);
 const WARMUP = Number(values.warmup);
-if (![REPEAT, TICKS, WARMUP].every((n) => Number.isInteger(n) && n > 0)) {
-  console.error('page-figures: --repeat, --ticks and --warmup take positive integers');
+const ROUNDS = Number(values.rounds);
+if (![REPEAT, TICKS, WARMUP, ROUNDS].every((n) => Number.isInteger(n) && n > 0)) {
+  console.error('page-figures: --repeat, --ticks, --warmup and --rounds take positive integers');
   process.exit(2);
 }
 
@@ -239,52 +245,58 @@ async function pageWeight(chromium, origin) {
 
 // ---- Prediction's cost in the page --------------------------------------------------------------
 
-// The predicting page (Chromium) and a second player (Firefox, its own visible tab) both reach
-// the server through a proxy delaying every message 50 ms each way. The second player steers
-// on every animation frame, so nearly every verified tick contradicts the first page's
-// prediction and it rolls back as often as it can. The first page's own figures are sampled
-// every 4 s after a 10 s settling time: re-simulation per frame (p99 over its last 256 frames,
-// and the largest), depth, rollbacks per second, budget cuts.
-async function predictionCost(chromium, firefox, server) {
+// The predicting page (Chromium, the only browser running) and a second player (a Node client:
+// the ES module's ClientSession over ws, tests/e2e/lib/node-player.mjs) both reach the server
+// through a proxy delaying every message 50 ms each way. The second player steers every tick,
+// so nearly every verified tick contradicts the page's prediction and it rolls back as often as
+// it can. The page's own figures are sampled every 4 s after a 10 s settling time:
+// re-simulation per frame (p99 over its last 256 frames, and the largest), depth, rollbacks per
+// second, budget cuts, resets and why, with the page's frame intervals over the same 4 s.
+async function predictionCost(chromium, server) {
   const proxy = await startDelayProxy({ upstream: `ws://127.0.0.1:${server.port}/ws`, oneWayMs: 50 });
   const query = `?server=${encodeURIComponent(proxy.url)}`;
-  const { bidi, tab } = firefox;
   let page = null;
+  let other = null;
   try {
-    await navigate(bidi, tab, `${server.origin}/${query}`);
-    await waitFor(bidi, tab, '(window.__tandem?.ready && (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 30)', 30_000);
-    await evaluate(bidi, tab, `(() => {
-      // Around where the well is (the session adapter does not know the arena's size): a
-      // target 150 units away in a new direction every frame.
-      const a = window.__tandem.parts.adapter;
-      let i = 0;
-      const loop = () => {
-        i += 1;
-        window.__steers = i;
-        const v = a.renderView();
-        const w = v.wells.find((x) => x.player === v.me);
-        if (w) a.steer({ x: w.x + 150 * Math.cos(i / 3), y: w.y + 150 * Math.sin(i / 3) });
-        requestAnimationFrame(loop);
-      };
-      requestAnimationFrame(loop);
-      return true;
-    })()`);
+    other = await startNodePlayer({ url: proxy.url });
     page = await openDemo(chromium.context, server.origin, query);
     await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 30, null, { timeout: 30_000 });
+    // The page's frame intervals (requestAnimationFrame to requestAnimationFrame).
+    await page.evaluate(() => {
+      window.__frameGaps = [];
+      let last = performance.now();
+      const loop = (t) => { window.__frameGaps.push(t - last); last = t; requestAnimationFrame(loop); };
+      requestAnimationFrame(loop);
+    });
     await sleep(10_000);
     const samples = [];
     for (let i = 0; i < 5; ++i) {
+      await page.evaluate(() => { window.__frameGaps.length = 0; });
       await sleep(4000);
-      samples.push(await page.evaluate(() => { const f = window.__tandem.figures(); return { p: f.prediction, mismatches: f.verification.mismatches.length }; }));
+      samples.push(await page.evaluate(() => {
+        const f = window.__tandem.figures();
+        const gaps = [...window.__frameGaps].sort((a, b) => a - b);
+        const q = (x) => gaps[Math.min(gaps.length - 1, Math.floor(gaps.length * x))];
+        return { p: f.prediction, mismatches: f.verification.mismatches.length, frames: gaps.length, gapP50: q(0.5), gapP99: q(0.99) };
+      }));
     }
-    const other = await evaluate(bidi, tab, `(() => { const a = window.__tandem.parts.adapter; const f = window.__tandem.figures(); return { steers: window.__steers, mode: a.mode, label: a.modeLabel, me: a.renderView().me, wells: a.renderView().wells.length, out: f.bytesOutPerSec }; })()`);
-    const mine = await page.evaluate(() => { const a = window.__tandem.parts.adapter; return { mode: a.mode, label: a.modeLabel, me: a.renderView().me, wells: a.renderView().wells.length }; });
-    console.log(`# the steering player (Firefox): ${JSON.stringify(other)}; the measured page: ${JSON.stringify(mine)}`);
+    const of = other.figures();
+    const mine = await page.evaluate(() => { const a = window.__tandem.parts.adapter; return { mode: a.mode, label: a.modeLabel, me: a.renderView().me, wells: a.renderView().wells.length, arenaSize: a.arenaSize }; });
+    console.log(`# the steering player (Node): ${JSON.stringify({ steers: of.steers, me: of.me, verifiedTicks: of.verification?.verifiedTicks, mismatches: of.session?.mismatches })}; the measured page: ${JSON.stringify(mine)}`);
     return samples;
   } finally {
     await page?.close();
-    await navigate(bidi, tab, 'about:blank');
+    await other?.close();
     await proxy.close();
+  }
+}
+
+function printPrediction(samples) {
+  for (const { p, mismatches, frames, gapP50, gapP99 } of samples) {
+    console.log(`  re-sim p99 ${f1(p.resimMsP99)} ms (ticks p99 ${p.resimTicksP99}), max ${f1(p.resimMsMax)} ms; depth ${p.depthTicks} of ${p.targetDepthTicks}; ` +
+      `resets ${p.resets} (behind ${p.resetsBehind ?? '-'}, by at most ${p.behindTicksMax ?? '-'} ticks), rollbacks ${p.rollbacks} in all, ${p.rollbacksPerSec}/s, dropped ${p.rollbacksDropped ?? '-'}, ` +
+      `re-simulated ticks ${p.resimulatedTicks} in all, catch-up updates max ${p.rollbackUpdatesMax}, budget cuts ${p.budgetCuts}, alarms ${p.monitorAlarms}; digest mismatches ${mismatches}; ` +
+      `frames ${frames} in 4 s, interval p50 ${f1(gapP50)} p99 ${f1(gapP99)} ms`);
   }
 }
 
@@ -294,9 +306,10 @@ console.log(`# ${new Date().toISOString()}: ${machine()}`);
 console.log(`# CPU model from os.cpus(): ${cpus()[0]?.model}`);
 const server = await startTandemServe();
 const chromium = await launchChromium();
-const firefox = await launchFirefox();
+// Firefox only for the figures that compare it (the predict figure wants Chromium alone).
+const firefox = ONLY.has('first') || ONLY.has('step') ? await launchFirefox() : null;
 const chromiumVersion = chromium.browser.version();
-console.log(`# Chromium ${chromiumVersion}, Firefox ${firefox.version}, tandem serve at ${server.origin}`);
+console.log(`# Chromium ${chromiumVersion}, Firefox ${firefox?.version ?? '(not started)'}, tandem serve at ${server.origin}`);
 try {
   if (ONLY.has('first')) {
     // 1. Navigation to first verified tick, cold (a fresh context or a first load each time),
@@ -385,11 +398,16 @@ try {
 
   if (ONLY.has('predict')) {
     // 6. Re-simulation per frame of a predicting page, another player steering every frame.
-    const samples = await predictionCost(chromium, firefox, server);
-    console.log(`prediction in Chromium, 100 ms round trip, another player (Firefox) steering every frame; samples every 4 s after 10 s:`);
-    for (const { p, mismatches } of samples) {
-      console.log(`  re-sim p99 ${f1(p.resimMsP99)} ms (ticks p99 ${p.resimTicksP99}), max ${f1(p.resimMsMax)} ms; depth ${p.depthTicks} of ${p.targetDepthTicks}; ` +
-        `resets ${p.resets}, rollbacks ${p.rollbacks} in all, ${p.rollbacksPerSec}/s, re-simulated ticks ${p.resimulatedTicks} in all, catch-up updates max ${p.rollbackUpdatesMax}, budget cuts ${p.budgetCuts}, alarms ${p.monitorAlarms}; digest mismatches ${mismatches}`);
+    const packages = values['predict-packages']?.split(',') ?? [null];
+    for (let round = 0; round < ROUNDS; ++round) {
+      for (const pkg of packages) {
+        const s = pkg === null ? server : await startTandemServe({ packageDir: pkg });
+        const samples = await predictionCost(chromium, s);
+        if (pkg !== null) await s.close();
+        console.log(`prediction in Chromium${pkg === null ? '' : ` (package ${pkg}, round ${round + 1})`}, 100 ms round trip, another player (Node) steering every tick; ` +
+          `samples every 4 s after 10 s (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}):`);
+        printPrediction(samples);
+      }
     }
   }
 
@@ -406,7 +424,7 @@ try {
     console.log(`weight total: ${raw} B raw, ${gzip} B gzip -9`);
   }
 } finally {
-  await firefox.close();
+  await firefox?.close();
   await chromium.close();
   await server.close();
 }

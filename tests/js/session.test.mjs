@@ -185,3 +185,33 @@ describe('ClientSession', () => {
     assert.throws(() => s.figures(), /deleted/);
   });
 });
+
+describe('the page\'s session adapter (web/adapters/session.mjs)', () => {
+  test('arenaSize is null before the welcome and then the room world\'s arena side, in units, predicting or not', async () => {
+    const { SessionAdapter } = await import('../../web/adapters/session.mjs');
+    for (const lockstep of [false, true]) {
+      const room = new tandem.Room({ pelletCount: 16 });
+      const id = room.connect(0);
+      // A stand-in for the page's early socket: the adapter attaches its handlers to it and
+      // sends through it; the bytes go to and from the room directly.
+      const sent = [];
+      const early = { startedAtMs: 0, attached: false, attach(h) { this.handlers = h; this.attached = true; }, send: (b) => sent.push(b), stop() {} };
+      const adapter = new SessionAdapter(tandem, { serverUrl: 'ws://stand-in', watch: false, debug: false, lockstep }, early);
+      assert.equal(adapter.arenaSize, null, 'no world before the welcome');
+      early.handlers.onOpen(0);
+      let now = 0;
+      for (let i = 0; i < 10; ++i) {
+        now += TICK_MS;
+        for (const bytes of sent.splice(0)) room.receive(id, bytes, now);
+        room.tick(now);
+        for (const { bytes } of room.takeOutbox().sends) early.handlers.onMessage(bytes, now);
+        adapter.advance(now, 16);
+      }
+      const world = room.world();
+      assert.equal(adapter.arenaSize, tandem.fx.toNumber(world.config().arenaSize), lockstep ? 'lockstep' : 'predicting');
+      world.delete();
+      adapter.dispose();
+      room.delete();
+    }
+  });
+});

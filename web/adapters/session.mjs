@@ -11,7 +11,6 @@ import { Transport } from '../transport.mjs';
 export class SessionAdapter {
   mode;
   modeLabel;
-  arenaSize;
   #session;
   #transport;
   #connection = { state: 'connecting', label: 'connecting' };
@@ -36,7 +35,6 @@ export class SessionAdapter {
     // An early socket's events carry the times they happened: the session's clock starts no
     // later than the first of them.
     this.#session = new tandem.ClientSession({ watch, nowMs: early?.startedAtMs ?? performance.now(), predict });
-    this.arenaSize = null;   // known from the welcome; renderView() carries it
     const handlers = {
       onOpen: (nowMs) => { this.#session.onConnected(nowMs); this.#flush(); },
       onMessage: (bytes, nowMs) => { this.#session.receive(bytes, nowMs); this.#flush(); },
@@ -90,6 +88,9 @@ export class SessionAdapter {
   }
 
   renderView() { return this.#session.renderView(); }
+
+  /** The arena's side in units, from the world the session holds (the welcome's); null before. */
+  get arenaSize() { return this.#session.renderView().arenaSize; }
 
   figures() {
     const f = this.#session.figures();

@@ -79,6 +79,11 @@ struct PredictionFigures {
     uint32_t rollback_updates_last = 0;   // updates the last rollback's re-simulation took
     uint32_t rollback_updates_max = 0;
     uint64_t resets = 0;               // the predicted world rebuilt from a new or lost world
+    // Of the resets, those because the confirmed world had gone past the prediction (a frame
+    // verified more ticks than the depth), and the most ticks it was past by.
+    uint64_t resets_behind = 0;
+    uint32_t behind_ticks_max = 0;
+    uint64_t rollbacks_dropped = 0;    // re-simulations abandoned before landing (restarted or reset)
     uint64_t corrections = 0;          // wells drawn somewhere else after a rollback
     uint64_t monitor_alarms = 0;       // corrections the CorrectionMonitor called abnormal
     float last_correction = 0.0f;      // arena units

@@ -122,11 +122,12 @@ export const tandemBinary = process.env.TANDEM_BIN ?? join(repoRoot, 'build/nati
  * Starts `tandem serve` on a free port (or `port`) with web/ and the wasm package: the real
  * server, its room, /ws and /metrics. Resolves once it prints its "listening on" line; the
  * returned object can kill it (a crash, not a clean stop) and start it again on the same port.
- * `binary` and `web` name another build and page (tests/e2e/page-figures.mjs --baseline).
- * @param {{port?: number, args?: string[], binary?: string, web?: string}} [options]
+ * `binary`, `web` and `packageDir` name another build, page and package (tests/e2e/page-figures.mjs
+ * --baseline, --predict-packages).
+ * @param {{port?: number, args?: string[], binary?: string, web?: string, packageDir?: string}} [options]
  */
-export async function startTandemServe({ port = 0, args = [], binary = tandemBinary, web = webDir } = {}) {
-  const packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package');
+export async function startTandemServe({ port = 0, args = [], binary = tandemBinary, web = webDir,
+  packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package') } = {}) {
   const launch = async (onPort) => {
     // `listening on` goes to stdout; the harness reads stderr, so the shell moves it there.
     const child = spawnTracked('/bin/sh', ['-c', 'exec "$0" "$@" 1>&2', binary, 'serve',
