@@ -477,6 +477,8 @@ val session_figures(const SessionBox& b) {
         pf.set("resimTicksP99", p.resim_ticks_p99);
         pf.set("resimMsP99", ms_or_null(p.resim_ns_p99));
         pf.set("resimMsMax", ms_or_null(p.resim_ns_max));
+        pf.set("stepsMsP99", ms_or_null(p.steps_ns_p99));
+        pf.set("stepsMsMax", ms_or_null(p.steps_ns_max));
         pf.set("budgetCuts", number(p.budget_cuts));
         pf.set("catchingUp", p.catching_up);
         pf.set("rollbackUpdatesLast", p.rollback_updates_last);

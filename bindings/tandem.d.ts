@@ -665,6 +665,8 @@ export interface PredictionFigures {
   /** Timed with performance.now() (null when measureStepCost is false). */
   resimMsP99: number | null; resimMsMax: number | null;
   budgetCuts: number; resets: number; corrections: number; lastCorrection: number;
+  /** Every predicted step of a frame (forward and re-simulation), timed: p99 and largest over the last 256 frames. */
+  stepsMsP99: number | null; stepsMsMax: number | null;
   /** Resets because a frame verified past the predicted tick, the most ticks past, and re-simulations abandoned before landing. */
   resetsBehind: number; behindTicksMax: number; rollbacksDropped: number;
   /** A rollback's re-simulation is in flight (spread over updates by the time budget). */

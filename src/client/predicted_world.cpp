@@ -106,6 +106,7 @@ void PredictedWorld::step_line(Line& line, int64_t now) {
         // What the budget expects the next step to cost: a moving average over about 8 steps.
         const int64_t took = std::max<int64_t>(0, clock_() - t0);
         step_cost_ns_ = step_cost_ns_ == 0 ? took : (7 * step_cost_ns_ + took) / 8;
+        frame_steps_ns_ += took;
     }
     line.used.push_back(Used{next, std::move(inputs)});
     line.last_step_at = now;
@@ -311,6 +312,8 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
 void PredictedWorld::end_frame() {
     resim_ticks_[resim_count_ % resim_history] = frame_resim_ticks_;
     resim_ns_[resim_count_ % resim_history] = frame_resim_ns_;
+    steps_ns_[resim_count_ % resim_history] = frame_steps_ns_;
+    frame_steps_ns_ = 0;
     ++resim_count_;
     figures_.resim_ticks_last = frame_resim_ticks_;
     frame_resim_ticks_ = 0;
@@ -358,6 +361,8 @@ PredictionFigures PredictedWorld::figures() const {
         f.resim_ns_p99 = percentile99(resim_ns_, resim_count_);
         const std::size_t n = std::min<std::size_t>(resim_count_, resim_history);
         f.resim_ns_max = n == 0 ? 0 : *std::max_element(resim_ns_.begin(), resim_ns_.begin() + static_cast<std::ptrdiff_t>(n));
+        f.steps_ns_p99 = percentile99(steps_ns_, resim_count_);
+        f.steps_ns_max = n == 0 ? 0 : *std::max_element(steps_ns_.begin(), steps_ns_.begin() + static_cast<std::ptrdiff_t>(n));
     }
     f.monitor_alarms = monitor_.alarms();
     f.pending_inputs = static_cast<uint32_t>(pending_.size());

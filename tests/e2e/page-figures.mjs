@@ -293,7 +293,7 @@ async function predictionCost(chromium, server) {
 
 function printPrediction(samples) {
   for (const { p, mismatches, frames, gapP50, gapP99 } of samples) {
-    console.log(`  re-sim p99 ${f1(p.resimMsP99)} ms (ticks p99 ${p.resimTicksP99}), max ${f1(p.resimMsMax)} ms; depth ${p.depthTicks} of ${p.targetDepthTicks}; ` +
+    console.log(`  re-sim p99 ${f1(p.resimMsP99)} ms (ticks p99 ${p.resimTicksP99}), max ${f1(p.resimMsMax)} ms; all predicted steps p99 ${f1(p.stepsMsP99)} max ${f1(p.stepsMsMax)} ms; depth ${p.depthTicks} of ${p.targetDepthTicks}; ` +
       `resets ${p.resets} (behind ${p.resetsBehind ?? '-'}, by at most ${p.behindTicksMax ?? '-'} ticks), rollbacks ${p.rollbacks} in all, ${p.rollbacksPerSec}/s, dropped ${p.rollbacksDropped ?? '-'}, ` +
       `re-simulated ticks ${p.resimulatedTicks} in all, catch-up updates max ${p.rollbackUpdatesMax}, budget cuts ${p.budgetCuts}, alarms ${p.monitorAlarms}; digest mismatches ${mismatches}; ` +
       `frames ${frames} in 4 s, interval p50 ${f1(gapP50)} p99 ${f1(gapP99)} ms`);

@@ -74,6 +74,10 @@ struct PredictionFigures {
     uint32_t resim_ticks_p99 = 0;      // over the last resim_history frames
     int64_t resim_ns_p99 = -1;         // the same, timed (-1 without a clock)
     int64_t resim_ns_max = -1;
+    // Every predicted step of a frame (forward and re-simulation), timed: p99 and the largest
+    // over the last resim_history frames (-1 without a clock).
+    int64_t steps_ns_p99 = -1;
+    int64_t steps_ns_max = -1;
     uint64_t budget_cuts = 0;          // updates that stopped short of the target tick
     bool catching_up = false;          // a rollback's re-simulation is in flight
     uint32_t rollback_updates_last = 0;   // updates the last rollback's re-simulation took
@@ -194,6 +198,8 @@ private:
     uint32_t resim_count_ = 0;
     uint32_t frame_resim_ticks_ = 0;
     int64_t frame_resim_ns_ = 0;
+    std::array<int64_t, resim_history> steps_ns_{};
+    int64_t frame_steps_ns_ = 0;
     PredictionFigures figures_;
 };
 
