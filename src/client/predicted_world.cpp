@@ -84,7 +84,7 @@ uint32_t PredictedWorld::target_depth() const {
     return std::min(lead == 0 ? 0 : lead - 1, config_.window_ticks);
 }
 
-void PredictedWorld::step_line(Line& line, int64_t now) {
+int64_t PredictedWorld::step_line(Line& line, int64_t now) {
     const uint64_t next = line.world->tick + 1;
     std::vector<world::Input> inputs;
     // The newest own steer due on this step (the room, too, keeps only a player's newest steer
@@ -102,14 +102,16 @@ void PredictedWorld::step_line(Line& line, int64_t now) {
     for (const world::Well& w : line.world->wells) line.wells_prev.push_back({w.player, w.pos});
     const int64_t t0 = clock_ ? clock_() : 0;
     stepper_.step(*line.world, inputs);
+    int64_t took = 0;
     if (clock_) {
         // What the budget expects the next step to cost: a moving average over about 8 steps.
-        const int64_t took = std::max<int64_t>(0, clock_() - t0);
+        took = std::max<int64_t>(0, clock_() - t0);
         step_cost_ns_ = step_cost_ns_ == 0 ? took : (7 * step_cost_ns_ + took) / 8;
         frame_steps_ns_ += took;
     }
     line.used.push_back(Used{next, std::move(inputs)});
     line.last_step_at = now;
+    return took;
 }
 
 void PredictedWorld::ease(int64_t now) {
@@ -237,17 +239,21 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
         if (session.world_epoch() != epoch_) offsets_.clear();
         epoch_ = session.world_epoch();
         following_ = true;
-    } else if (shown_wrong_) {
+    } else if (shown_wrong_ || (catching_up_ && catchup_.world->tick < confirmed->tick)) {
         // Roll back: re-simulate from the newest confirmed world, unless a re-simulation is
         // already under way that nothing has contradicted (it will bring the right picture)
         // or that is stale but ahead of the confirmed world (it still brings a better one;
-        // the next starts when it lands).
-        if (!catching_up_ || (catchup_stale_ && catchup_.world->tick <= confirmed->tick)) {
+        // the next starts when it lands). One the confirmed world has overtaken holds nothing
+        // the confirmed world does not hold better: it starts again from there, contradicted
+        // or not (its record of inputs would name ticks already verified). A restart keeps
+        // its age, so that after more updates than the window it outruns the frames (below)
+        // even when every frame verifies more ticks than the budget lets it step.
+        if (!catching_up_ || catchup_.world->tick < confirmed->tick || (catchup_stale_ && catchup_.world->tick <= confirmed->tick)) {
             if (catching_up_) ++figures_.rollbacks_dropped;
+            else catchup_updates_ = 0;
             reset_to(catchup_, *confirmed, verified_sequence_);
             catching_up_ = true;
             catchup_stale_ = false;
-            catchup_updates_ = 0;
         }
         shown_wrong_ = false;   // the re-simulation in flight answers for it now
     }
@@ -260,23 +266,35 @@ void PredictedWorld::update(net::ClientSession& session, int64_t now) {
         // goes back in time. If it can get there within this update it goes first, and the
         // shown world is not stepped in vain; if not, the shown world moves on first (the
         // picture keeps going) and the re-simulation takes what is left of the budget.
+        // Landing now replaces the steps the shown world would make this update (up to the
+        // target), so only the steps beyond those are the rollback's cost: with frames of
+        // several ticks (a slow page) that is the depth less the frame's ticks, where
+        // spreading would cost more than the frame's ticks again every update and, overtaken
+        // by the confirmed world each frame, never land.
         auto goal = [&] { return std::min(std::max(shown_.world->tick, target), limit); };
         const uint64_t need = goal() - std::min(goal(), catchup_.world->tick);
-        const bool fits = need <= budget && (!timed || static_cast<int64_t>(need) * step_cost_ns_ <= config_.resim_budget_ns);
+        const uint64_t replaced = target - std::min(target, shown_.world->tick);
+        const uint64_t extra = need - std::min(need, replaced);
+        const bool fits = need <= budget && (!timed || static_cast<int64_t>(extra) * step_cost_ns_ <= config_.resim_budget_ns);
         if (!fits) forward();
         // At least a step; and once it has run for longer than the window, at least one step
         // more than the shown world made, so that it lands even on a machine too slow for the
         // budget (earlier that would make a slow frame for nothing: the budget usually allows
         // several).
         const uint32_t at_least = catchup_updates_ > config_.window_ticks ? 2 * steps + 1 : steps + 1;
-        const int64_t t0 = clock_ ? clock_() : 0;
-        while (catchup_.world->tick < goal() && budget > 0 && (steps < at_least || time_for_one_more())) {
-            step_line(catchup_, now);
+        // One that fits goes all the way: its cost was judged as a whole (the steps it replaces
+        // are spent inside this update's clock too).
+        while (catchup_.world->tick < goal() && budget > 0 && (fits || steps < at_least || time_for_one_more())) {
+            // Re-simulated: a tick the shown world had already stepped. The ones past it are
+            // new ticks, which the shown world would have stepped anyway.
+            const bool again = catchup_.world->tick < shown_.world->tick;
+            const int64_t took = step_line(catchup_, now);
             --budget;
             ++steps;
+            if (!again) continue;
             ++resimulated;
+            resim_ns += took;
         }
-        if (clock_) resim_ns = std::max<int64_t>(0, clock_() - t0);
         figures_.resimulated_ticks += resimulated;
         if (catchup_.world->tick >= goal()) {
             // Landed: each well's new position against the one drawn becomes an eased offset.

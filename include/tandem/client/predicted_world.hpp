@@ -33,7 +33,9 @@ struct PredictConfig {
     uint32_t resim_budget_ticks = 16;
     // With a clock set (set_clock), a rollback's re-simulation stops before the next step would
     // take the update's predicted steps (forward and re-simulation) past this (0: no time
-    // limit), judged by the measured cost of a step. A rollback that does not fit is spread over
+    // limit), judged by the measured cost of a step; a rollback that can land in this update
+    // is judged by the steps it adds to those the shown world would make anyway (it replaces
+    // them) and then runs whole. A rollback that does not fit is spread over
     // several updates: the old prediction stays on screen (and keeps its depth) while a copy of
     // the confirmed world catches up with it, and replaces it when it reaches the shown tick. Without a clock only
     // the tick budget holds, so a run without a clock decides the same everywhere.
@@ -69,7 +71,7 @@ struct PredictionFigures {
     uint32_t lead_samples = 0;         // own inputs seen landing (what the depth is measured from)
     uint64_t rollbacks = 0;            // verified ticks that contradicted the prediction
     uint64_t rollbacks_per_sec = 0;    // over the session clock's last 8 s
-    uint64_t resimulated_ticks = 0;    // steps re-run by rollbacks, in all
+    uint64_t resimulated_ticks = 0;    // steps re-run by rollbacks (ticks already shown), in all
     uint32_t resim_ticks_last = 0;     // in the last frame (see end_frame)
     uint32_t resim_ticks_p99 = 0;      // over the last resim_history frames
     int64_t resim_ns_p99 = -1;         // the same, timed (-1 without a clock)
@@ -153,7 +155,7 @@ private:
     };
 
     void reset_to(Line& line, const world::World& confirmed, uint32_t own_sequence);
-    void step_line(Line& line, int64_t now);
+    int64_t step_line(Line& line, int64_t now);   // returns the step's time (0 without a clock)
     uint32_t target_depth() const;
     void ease(int64_t now);
 
