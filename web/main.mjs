@@ -1,19 +1,18 @@
 // The page's entry: loads the module, picks the adapter, and connects the parts (renderer,
 // HUD, steering, lifecycle feeder, frame loop, buttons). Wiring only: each part's job is in
 // its own file, and every simulation decision is the adapter's (the session's, in C++).
-// three.js is not imported here: renderer.mjs is loaded beside the module (below), so the
-// socket and the first verified tick never wait for the 2.2 MB that only drawing needs. The
-// socket is opened before anything else, so its handshake overlaps the module's loading.
+// Its static imports are what the first verified tick needs, and no more (index.html preloads
+// them all at once). The view (three.js, the flat fallback, the terrain, steering) is imported
+// once the module is ready, so the socket and the first verified tick never wait for the
+// 2.2 MB that only drawing needs. The socket is opened before anything else, so its handshake
+// overlaps the module's loading; the .wasm was already compiling (index.html's inline script).
 import createTandem from 'tandem';
 import { chooseAdapter, openEarlySocket } from './adapters/index.mjs';
 import { DeferredRenderer } from './deferred-renderer.mjs';
-import { FlatRenderer } from './flat-renderer.mjs';
 import { startFrameLoop } from './frame-loop.mjs';
 import { Hud } from './hud.mjs';
 import { feedLifecycle } from './lifecycle.mjs';
 import { parseOptions } from './options.mjs';
-import { listenForSteering } from './steer-input.mjs';
-import { reliefFunction } from './terrain.mjs';
 import { installTestHook } from './test-hook.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -26,21 +25,21 @@ async function boot() {
   const hook = installTestHook(options);
   const hud = new Hud();
   try {
-    // The wasm module's fetch and compilation first, then three.js beside it: nothing but the
-    // 3D view waits for three.js, and a page whose three.js does not load runs in the flat view.
-    const loading = createTandem();
-    const arenaModule = import('./renderer.mjs').catch((error) => ({ loadError: error }));
-    const tandem = await loading;
+    const tandem = await loadTandem();
     performance.mark('tandem:module-ready');
+    // The view's modules from here, beside the session's start: nothing but drawing waits for
+    // them, and a page whose three.js does not load runs in the flat view.
+    const viewModules = loadView();
     const adapter = chooseAdapter(tandem, options, early);
     const renderer = new DeferredRenderer();
     const lifecycle = feedLifecycle(adapter);
     wireActions(adapter, options);
     const loop = startFrameLoop({ adapter, renderer, hud });
     hook.attach({ tandem, adapter, renderer, hud, lifecycle, loop });
-    const arena = { arenaSize: adapter.arenaSize ?? 1024, relief: reliefFunction(tandem, options.seed) };
-    const drawn = makeRenderer($('arena'), await arenaModule, arena, hud);
-    listenForSteering(drawn.canvas, (x, y) => drawn.arenaPointAt(x, y), (point) => adapter.steer(point));
+    const view = await viewModules;
+    const arena = { arenaSize: adapter.arenaSize ?? 1024, relief: view.reliefFunction(tandem, options.seed) };
+    const drawn = makeRenderer($('arena'), view, arena, hud);
+    view.listenForSteering(drawn.canvas, (x, y) => drawn.arenaPointAt(x, y), (point) => adapter.steer(point));
     renderer.attach(drawn);
     performance.mark('tandem:renderer-ready');
   } catch (error) {
@@ -51,9 +50,27 @@ async function boot() {
   }
 }
 
+// The module with the .wasm index.html's inline script compiled meanwhile; where that did not
+// work (no compileStreaming, or a host serving .wasm with another type), the module fetches
+// and compiles it itself.
+async function loadTandem() {
+  const compiled = await window.tandemWasm;
+  return createTandem(compiled ? { wasmModule: compiled } : {});
+}
+
+// The view's parts: the flat renderer, the terrain and steering always (small), the 3D view
+// when three.js loads (its failure is not the page's).
+async function loadView() {
+  const [arena, flat, terrain, steer] = await Promise.all([
+    import('./renderer.mjs').catch((error) => ({ loadError: error })),
+    import('./flat-renderer.mjs'), import('./terrain.mjs'), import('./steer-input.mjs'),
+  ]);
+  return { ...arena, ...flat, ...terrain, ...steer };
+}
+
 // The 3D view where three.js loaded and WebGL works; otherwise the flat view, and the person
 // is told why.
-function makeRenderer(container, { ArenaRenderer, loadError }, arena, hud) {
+function makeRenderer(container, { ArenaRenderer, FlatRenderer, loadError }, arena, hud) {
   if (loadError) {
     hud.notice(`The 3D view did not load (${loadError.message}): showing the flat view.`);
     return new FlatRenderer(container, arena);

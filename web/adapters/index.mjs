@@ -3,7 +3,6 @@
 // at all); the offline mode (a Room in the tab) for ?offline; the local stand-in for
 // ?scenario=NAME and for a module without a Room. It chooses from the URL and what the module
 // offers; it never looks inside a message.
-import { checkAgainstNative, nativeSource } from '../native-check.mjs';
 import { FallbackAdapter } from './fallback.mjs';
 import { LocalAdapter } from './local.mjs';
 import { OfflineAdapter } from './offline.mjs';
@@ -36,8 +35,11 @@ export function chooseAdapter(tandem, options, early = null) {
 
 function choose(tandem, options, early) {
   // "Check against native": the server's native stream while there is a server, else the
-  // stream shipped with the page.
-  const check = (server) => async () => (await checkAgainstNative(tandem, nativeSource(options, { server }))).text;
+  // stream shipped with the page. Its code is loaded when the button is first pressed.
+  const check = (server) => async () => {
+    const { checkAgainstNative, nativeSource } = await import('../native-check.mjs');
+    return (await checkAgainstNative(tandem, nativeSource(options, { server }))).text;
+  };
   const withCheck = (adapter) => {
     adapter.actions = { ...adapter.actions, checkAgainstNative: check(false) };
     return adapter;
