@@ -4,39 +4,39 @@
 // Its static imports are what the first verified tick needs, and no more (index.html preloads
 // them all at once). The view (three.js, the flat fallback, the terrain, steering) is imported
 // once the module is ready, so the socket and the first verified tick never wait for the
-// 2.2 MB that only drawing needs. The socket is opened before anything else, so its handshake
-// overlaps the module's loading; the .wasm was already compiling (index.html's inline script).
+// 2.2 MB that only drawing needs. The socket is opened before the rest of the graph has even
+// loaded (early.mjs), and the .wasm was already compiling (index.html's inline script).
 import createTandem from 'tandem';
-import { chooseAdapter, openEarlySocket } from './adapters/index.mjs';
+import { chooseAdapter } from './adapters/index.mjs';
 import { DeferredRenderer } from './deferred-renderer.mjs';
+import { early, options } from './early.mjs';
 import { startFrameLoop } from './frame-loop.mjs';
 import { Hud } from './hud.mjs';
 import { feedLifecycle } from './lifecycle.mjs';
-import { parseOptions } from './options.mjs';
 import { installTestHook } from './test-hook.mjs';
 
 const $ = (id) => document.getElementById(id);
 
 async function boot() {
-  const options = parseOptions(location.search, location);
-  // Before the module: what the server sends meanwhile waits (bounded) in the transport for
-  // the session, which decides everything once it exists.
-  const early = openEarlySocket(options);
+  performance.mark('tandem:graph-ran');
+  // The socket is open already (early.mjs): what the server sends meanwhile waits (bounded)
+  // in the transport for the session, which decides everything once it exists.
   const hook = installTestHook(options);
   const hud = new Hud();
   try {
     const tandem = await loadTandem();
     performance.mark('tandem:module-ready');
-    // The view's modules from here, beside the session's start: nothing but drawing waits for
-    // them, and a page whose three.js does not load runs in the flat view.
-    const viewModules = loadView();
     const adapter = chooseAdapter(tandem, options, early);
     const renderer = new DeferredRenderer();
     const lifecycle = feedLifecycle(adapter);
     wireActions(adapter, options);
     const loop = startFrameLoop({ adapter, renderer, hud });
     hook.attach({ tandem, adapter, renderer, hud, lifecycle, loop });
-    const view = await viewModules;
+    // The view's modules once the first tick verified (or a second passed): nothing but drawing
+    // waits for them, their parsing would hold up the session's start on the main thread, and a
+    // page whose three.js does not load runs in the flat view.
+    await firstVerified(adapter, VIEW_WAIT_MS);
+    const view = await loadView();
     const arena = { arenaSize: adapter.arenaSize ?? 1024, relief: view.reliefFunction(tandem, options.seed) };
     const drawn = makeRenderer($('arena'), view, arena, hud);
     view.listenForSteering(drawn.canvas, (x, y) => drawn.arenaPointAt(x, y), (point) => adapter.steer(point));
@@ -56,6 +56,24 @@ async function boot() {
 async function loadTandem() {
   const compiled = await window.tandemWasm;
   return createTandem(compiled ? { wasmModule: compiled } : {});
+}
+
+// The longest the view waits for the first verified tick: a local world verifies nothing, and
+// a page whose server is slow should still draw.
+const VIEW_WAIT_MS = 1000;
+
+function firstVerified(adapter, ms) {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = () => { if (!done) { done = true; resolve(); } };
+    setTimeout(finish, ms);
+    const look = () => {
+      if (done) return;
+      if (adapter.figures().verification?.verifiedTicks > 0) finish();
+      else requestAnimationFrame(look);
+    };
+    look();
+  });
 }
 
 // The view's parts: the flat renderer, the terrain and steering always (small), the 3D view

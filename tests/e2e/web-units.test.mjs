@@ -213,9 +213,9 @@ function staticGraph(html, packageDir) {
 describe('the page\'s first module graph', () => {
   const packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package');
   const skip = existsSync(join(packageDir, 'tandem.mjs')) ? false : `no ${packageDir} (build-scripts/build wasm)`;
-  test('index.html preloads exactly main.mjs\'s static imports, and three.js is not among them', { skip }, () => {
+  test('index.html preloads exactly main.mjs\'s static imports (with its module scripts), and three.js is not among them', { skip }, () => {
     const html = readFileSync(join(repoRoot, 'web/index.html'), 'utf8');
-    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">|<script type="module"[^>]* src="([^"]+)">/g)].map((m) => m[1] ?? m[2]);
     const graph = staticGraph(html, packageDir);
     assert.deepEqual([...preloaded].sort(), [...graph].sort());
     assert.ok(![...graph].some((page) => /three|\/renderer\.mjs|native-check/.test(page)), [...graph].join(' '));

@@ -7,25 +7,11 @@ import { FallbackAdapter } from './fallback.mjs';
 import { LocalAdapter } from './local.mjs';
 import { OfflineAdapter } from './offline.mjs';
 import { SessionAdapter } from './session.mjs';
-import { Transport } from '../transport.mjs';
-
-/**
- * The server's socket, opened before the module is ready when the URL leaves the server session
- * a possible choice (no ?scenario, no ?offline): the handshake then overlaps the module's
- * download and compilation instead of following it. Null when no socket will be wanted.
- * @param {ReturnType<typeof import('../options.mjs').parseOptions>} options
- */
-export function openEarlySocket(options) {
-  if (options.scenario !== null || options.offline) return null;
-  const transport = new Transport(options.serverUrl);
-  transport.start();
-  return transport;
-}
 
 /**
  * @param {object} tandem the loaded ES module
  * @param {ReturnType<typeof import('../options.mjs').parseOptions>} options
- * @param {Transport | null} [early] openEarlySocket's; closed here when no session takes it
+ * @param {import('../transport.mjs').Transport | null} [early] early.mjs's socket; closed here when no session takes it
  */
 export function chooseAdapter(tandem, options, early = null) {
   const adapter = choose(tandem, options, early);
