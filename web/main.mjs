@@ -32,9 +32,10 @@ async function boot() {
     wireActions(adapter, options);
     const loop = startFrameLoop({ adapter, renderer, hud });
     hook.attach({ tandem, adapter, renderer, hud, lifecycle, loop });
-    // The view's modules once the first tick verified (or a second passed): nothing but drawing
-    // waits for them, their parsing would hold up the session's start on the main thread, and a
-    // page whose three.js does not load runs in the flat view.
+    // The view's modules once the first tick verified (at once for a world that verifies
+    // nothing, at most a second later for a slow server): nothing but drawing waits for them,
+    // their parsing would hold up the session's start on the main thread, and a page whose
+    // three.js does not load runs in the flat view.
     await firstVerified(adapter, VIEW_WAIT_MS);
     const view = await loadView();
     const arena = { arenaSize: adapter.arenaSize ?? 1024, relief: view.reliefFunction(tandem, options.seed) };
@@ -58,8 +59,8 @@ async function loadTandem() {
   return createTandem(compiled ? { wasmModule: compiled } : {});
 }
 
-// The longest the view waits for the first verified tick: a local world verifies nothing, and
-// a page whose server is slow should still draw.
+// The longest the view waits for the first verified tick: a page whose server is slow should
+// still draw.
 const VIEW_WAIT_MS = 1000;
 
 function firstVerified(adapter, ms) {
@@ -69,7 +70,8 @@ function firstVerified(adapter, ms) {
     setTimeout(finish, ms);
     const look = () => {
       if (done) return;
-      if (adapter.figures().verification?.verifiedTicks > 0) finish();
+      const { verification } = adapter.figures();
+      if (verification === null || verification.verifiedTicks > 0) finish();
       else requestAnimationFrame(look);
     };
     look();
