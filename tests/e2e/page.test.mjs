@@ -1,8 +1,9 @@
 // The demo page in headless Chromium (started by hand, attached over CDP): it loads only from
 // the server it was served by, draws what the world holds, steers the person's well, and
 // keeps its frames within budget; the .wasm compiled early by index.html is used, and a host
-// serving it with another type still gets a working page. Served by the tests' static server (no room), so the page
-// runs its local world (?offline); session.test.mjs plays against tandem serve.
+// serving it with another type still gets a working page. Served by the tests' static server
+// (no room), so the page runs its local world (?offline); session.test.mjs plays against
+// tandem serve.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { launchChromium } from './lib/chromium.mjs';
