@@ -3,8 +3,8 @@
 // its own file, and every simulation decision is the adapter's (the session's, in C++).
 // Its static imports are what the first verified tick needs, and no more (index.html preloads
 // them all at once). The view (three.js, the flat fallback, the terrain, steering) is imported
-// once the module is ready, so the socket and the first verified tick never wait for the
-// 2.2 MB that only drawing needs. The socket is opened before the rest of the graph has even
+// once the first tick verified, so the socket and that tick never wait for the 2.2 MB that
+// only drawing needs, nor for its parsing. The socket is opened before the rest of the graph has even
 // loaded (early.mjs), and the .wasm was already compiling (index.html's inline script).
 import createTandem from 'tandem';
 import { chooseAdapter } from './adapters/index.mjs';
