@@ -12,7 +12,7 @@ export type FxRaw = number;
 export type DigestHex = string;
 
 /**
- * Options of {@link createTandem}. Neither is needed in Node, in a page served over HTTP, or
+ * Options of {@link createTandem}. None is needed in Node, in a page served over HTTP, or
  * through a bundler that rewrites `new URL('./tandem-wasm.wasm', import.meta.url)` (Vite,
  * webpack); with esbuild, copy the .wasm beside the bundle (README.md).
  */
@@ -21,6 +21,12 @@ export interface CreateOptions {
   wasmUrl?: string | URL;
   /** The .wasm bytes, when the caller already has them (skips every fetch and file read). At most 64 MiB. */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
+  /**
+   * The .wasm compiled already, or a promise of it (a page that starts
+   * `WebAssembly.compileStreaming` before its scripts load): only instantiated. Wins over the
+   * other two; a rejected promise rejects createTandem.
+   */
+  wasmModule?: WebAssembly.Module | PromiseLike<WebAssembly.Module>;
 }
 
 /**

@@ -29,7 +29,8 @@ const WASM_LIMIT = { bytes: 1 << 26, what: 'larger than any tandem module (at mo
 // and compiles the .wasm streaming. Given the bytes (tandem.node.mjs reads them in Node), it
 // compiles those. A file: URL is fetched here where the runtime can (Deno, Bun); Node cannot,
 // and is told where its entry is.
-async function wasmOptions(where, { wasmBinary, wasmUrl }) {
+async function wasmOptions(where, { wasmBinary, wasmUrl, wasmModule }) {
+  if (wasmModule !== undefined) return compiledOptions(where, await wasmModule);
   if (wasmBinary !== undefined) return { wasmBinary: plainBytes(`${where}: options.wasmBinary`, wasmBinary, WASM_LIMIT, { views: true }) };
   const url = wasmUrlOf(where, wasmUrl);
   if (url.protocol === 'file:') {
@@ -47,16 +48,37 @@ async function wasmOptions(where, { wasmBinary, wasmUrl }) {
   return { locateFile: (path) => (path.endsWith('.wasm') ? url.href : new URL(path, import.meta.url).href) };
 }
 
+// A module the caller compiled already (a page that starts WebAssembly.compileStreaming from
+// its first inline script, long before this file is imported): only instantiated here.
+// Emscripten's hook has no way to report a failure, so it is raced beside the module's
+// promise (instantiate below).
+function compiledOptions(where, module) {
+  if (!(module instanceof WebAssembly.Module)) {
+    throw new TypeError(`${where}: options.wasmModule must be a WebAssembly.Module or a promise of one, got ${show(module)}`);
+  }
+  let fail;
+  const failed = new Promise((_, reject) => { fail = reject; });
+  return {
+    failed,
+    instantiateWasm: (imports, receive) => {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), fail);
+      return {};
+    },
+  };
+}
+
 // Instantiates the Emscripten module; a .wasm that does not load rejects with an Error saying
 // so (Emscripten's own report, which it prints, is added to the message).
 async function instantiate(where, options) {
   const printed = [];
   let loading = true;
   try {
-    return await createTandemWasm({
-      ...await wasmOptions(where, options),
+    const { failed, ...wasm } = await wasmOptions(where, options);
+    const loaded = createTandemWasm({
+      ...wasm,
       printErr: (text) => (loading ? printed.push(text) : console.warn(text)),
     });
+    return await (failed === undefined ? loaded : Promise.race([loaded, failed]));
   } catch (error) {
     const reason = [...printed, String(error?.message ?? error)].join('; ');
     throw new Error(`${where}: the WebAssembly module did not load: ${reason}`, { cause: error });
@@ -669,7 +691,7 @@ function makeScenarios(m, { World, adoptWorld, detachWorld, handleOf }) {
 
 /**
  * Loads the WebAssembly module and returns the tandem API. Resolves the .wasm beside this
- * file unless options.wasmUrl or options.wasmBinary say otherwise.
+ * file unless options.wasmUrl, options.wasmBinary or options.wasmModule say otherwise.
  */
 export default async function createTandem(options = {}) {
   if (options === null || typeof options !== 'object') throw new TypeError(`createTandem: options must be an object, got ${show(options)}`);

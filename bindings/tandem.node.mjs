@@ -9,13 +9,13 @@ export * from './tandem.mjs';
 
 /**
  * Loads the WebAssembly module and returns the tandem API: the .wasm is read from beside this
- * file (or from options.wasmUrl when that is a file: URL or path); options.wasmBinary, or an
- * http(s) wasmUrl, are left to tandem.mjs.
+ * file (or from options.wasmUrl when that is a file: URL or path); options.wasmModule,
+ * options.wasmBinary, or an http(s) wasmUrl, are left to tandem.mjs.
  */
 export default async function createTandem(options = {}) {
   if (options === null || typeof options !== 'object') return createBrowserTandem(options);
-  const { wasmBinary, wasmUrl } = options;
-  if (wasmBinary !== undefined || (wasmUrl !== undefined && typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL))) {
+  const { wasmBinary, wasmUrl, wasmModule } = options;
+  if (wasmModule !== undefined || wasmBinary !== undefined || (wasmUrl !== undefined && typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL))) {
     return createBrowserTandem(options);
   }
   const url = wasmUrl === undefined ? new URL('./tandem-wasm.wasm', import.meta.url) : new URL(wasmUrl, import.meta.url);

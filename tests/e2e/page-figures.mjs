@@ -339,6 +339,8 @@ try {
         console.log(`navigation -> first verified tick, ${name}${label}: ms ${spread(ms.map((m) => m.verifiedMs))}`);
         console.log(`  of which DOMContentLoaded ${spread(ms.map((m) => m.domMs))}; module ready ${spread(ms.map((m) => m.readyMs))}`);
         if (at('wasmMs').length) console.log(`  wasm arrived ${spread(at('wasmMs'))}; three.core.js arrived ${at('threeMs').length ? spread(at('threeMs')) : '-'}`);
+        if (at('wasm-compiled').length) console.log(`  wasm compiled (index.html's early compile) ${spread(at('wasm-compiled'))}`);
+        if (at('graph-ran').length) console.log(`  module graph ran (main.mjs started) ${spread(at('graph-ran'))}`);
         if (at('renderer-ready').length) console.log(`  renderer ready ${spread(at('renderer-ready'))}`);
         console.log(`  bytes on the wire (transferSize) ${spread(ms.map((m) => m.transferBytes), (x) => x.toFixed(0))}; bodies ${ms[0].bodyBytes} B`);
       }

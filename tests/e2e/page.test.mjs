@@ -1,7 +1,9 @@
 // The demo page in headless Chromium (started by hand, attached over CDP): it loads only from
 // the server it was served by, draws what the world holds, steers the person's well, and
-// keeps its frames within budget. Served by the tests' static server (no room), so the page
-// runs its local world (?offline); session.test.mjs plays against tandem serve.
+// keeps its frames within budget; the .wasm compiled early by index.html is used, and a host
+// serving it with another type still gets a working page. Served by the tests' static server
+// (no room), so the page runs its local world (?offline); session.test.mjs plays against
+// tandem serve.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { launchChromium } from './lib/chromium.mjs';
@@ -56,6 +58,28 @@ describe('the page in Chromium', () => {
       await page.close();
     });
   }
+
+  test('the .wasm compiled from index.html\'s first script is the one used; a host serving it with another type still gets a working page', async () => {
+    const page = await openDemo(env.browser.context, env.server.origin, '?offline');
+    assert.equal(await page.evaluate(async () => (await window.tandemWasm) instanceof WebAssembly.Module), true);
+    assert.equal(env.server.requests.filter((r) => r.url === '/pkg/tandem-wasm.wasm').length >= 1, true);
+    await page.close();
+    // compileStreaming refuses a response that is not application/wasm: the early compile gives
+    // up (null) and the module fetches and compiles the bytes itself.
+    await env.browser.context.route('**/pkg/tandem-wasm.wasm', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+    });
+    try {
+      const plain = await openDemo(env.browser.context, env.server.origin, '?offline');
+      assert.equal(await plain.evaluate(async () => await window.tandemWasm), null);
+      await plain.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 0, null, { timeout: 30_000 });
+      assert.deepEqual(plain.problems, []);
+      await plain.close();
+    } finally {
+      await env.browser.context.unroute('**/pkg/tandem-wasm.wasm');
+    }
+  });
 
   // The offline mode's room and session both step the world in the tab: on a loaded machine a
   // steer takes seconds to come back confirmed, hence the 30 s.

@@ -1,9 +1,13 @@
 // The page's DOM-free parts, in Node: the HUD's resume line (against the wording the demo
 // promises), the reconnect schedule, the transport's early socket (events kept until the
 // session attaches, against a stand-in WebSocket), URL options, the lifecycle feeder folding overlapping
-// browser events into one absence, and the digest strip's bookkeeping. Fast: no browser.
+// browser events into one absence, the digest strip's bookkeeping, and index.html's preload
+// list against main.mjs's static imports. Fast: no browser.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { describe, test } from 'node:test';
+import { repoRoot } from './lib/harness.mjs';
 import { groupDigits, resumeLine } from '../../web/hud.mjs';
 import { feedLifecycle } from '../../web/lifecycle.mjs';
 import { parseOptions } from '../../web/options.mjs';
@@ -180,5 +184,40 @@ describe('the lifecycle feeder', () => {
     doc.visibilityState = 'hidden';
     fire(doc, 'visibilitychange', 1);
     assert.deepEqual(calls, []);
+  });
+});
+
+// The modules main.mjs reaches through static imports, as page paths ('./x.mjs', './pkg/y.mjs'):
+// read from the files, bare specifiers through index.html's import map, the package from its
+// build. Dynamic import() is not followed: that is what loads later.
+function staticGraph(html, packageDir) {
+  const imports = JSON.parse(/<script type="importmap">([\s\S]*?)<\/script>/.exec(html)[1]).imports;
+  const fileOf = (page) => (page.startsWith('./pkg/') ? join(packageDir, page.slice(6)) : join(repoRoot, 'web', page.slice(2)));
+  const seen = new Set();
+  const visit = (page) => {
+    if (seen.has(page)) return;
+    seen.add(page);
+    const source = readFileSync(fileOf(page), 'utf8');
+    for (const [, specifier] of source.matchAll(/^\s*(?:import|export)\s+(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm)) {
+      // A mapped specifier resolves against the page, a relative one against its importer.
+      const mapped = imports[specifier];
+      const target = mapped ?? specifier;
+      assert.ok(target.startsWith('.'), `${page} imports ${specifier}, which the import map does not name`);
+      visit(`./${posix.join(mapped ? '.' : posix.dirname(page), target)}`);
+    }
+  };
+  visit('./main.mjs');
+  return seen;
+}
+
+describe('the page\'s first module graph', () => {
+  const packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package');
+  const skip = existsSync(join(packageDir, 'tandem.mjs')) ? false : `no ${packageDir} (build-scripts/build wasm)`;
+  test('index.html preloads exactly main.mjs\'s static imports (with its module scripts), and three.js is not among them', { skip }, () => {
+    const html = readFileSync(join(repoRoot, 'web/index.html'), 'utf8');
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">|<script type="module"[^>]* src="([^"]+)">/g)].map((m) => m[1] ?? m[2]);
+    const graph = staticGraph(html, packageDir);
+    assert.deepEqual([...preloaded].sort(), [...graph].sort());
+    assert.ok(![...graph].some((page) => /three|\/renderer\.mjs|native-check/.test(page)), [...graph].join(' '));
   });
 });

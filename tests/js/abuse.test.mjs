@@ -220,7 +220,9 @@ describe('hostile calls leave the instance usable', () => {
 
   test('createTandem with bad options or a bad .wasm rejects, and other instances carry on', async () => {
     for (const options of [null, 5, 'x', { wasmBinary: 'x' }, { wasmBinary: new Uint8Array([0, 97, 115, 109, 9, 9]) },
-      { wasmUrl: 5 }, { wasmUrl: 'no-such-file.wasm' }]) {
+      { wasmUrl: 5 }, { wasmUrl: 'no-such-file.wasm' }, { wasmModule: 'x' }, { wasmModule: { then: (_, reject) => reject(new Error('no')) } },
+      // A module that compiles and cannot be instantiated: it imports m.f, which nothing gives.
+      { wasmModule: new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 2, 7, 1, 1, 109, 1, 102, 0, 0])) }]) {
       await assert.rejects(() => loadTandem(options), (e) => e instanceof Error, JSON.stringify(options));
     }
     stillWorks();

@@ -96,4 +96,11 @@ describe('instances', () => {
     const t = await loadTandem({ wasmBinary });
     assert.equal(t.fx.mul(t.fx.fromInt(3), t.fx.fromInt(4)), t.fx.fromInt(12));
   });
+
+  test('a module compiled already, or a promise of one, is only instantiated (a page compiles while its scripts load)', async () => {
+    const compiled = WebAssembly.compile(readFileSync(join(packageDir, 'tandem-wasm.wasm')));
+    const fromPromise = await loadTandem({ wasmModule: compiled });
+    const fromModule = await loadTandem({ wasmModule: await compiled, wasmBinary: new Uint8Array([0]) });
+    for (const t of [fromPromise, fromModule]) assert.equal(t.fx.mul(t.fx.fromInt(3), t.fx.fromInt(4)), t.fx.fromInt(12));
+  });
 });

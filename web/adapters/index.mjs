@@ -3,30 +3,15 @@
 // at all); the offline mode (a Room in the tab) for ?offline; the local stand-in for
 // ?scenario=NAME and for a module without a Room. It chooses from the URL and what the module
 // offers; it never looks inside a message.
-import { checkAgainstNative, nativeSource } from '../native-check.mjs';
 import { FallbackAdapter } from './fallback.mjs';
 import { LocalAdapter } from './local.mjs';
 import { OfflineAdapter } from './offline.mjs';
 import { SessionAdapter } from './session.mjs';
-import { Transport } from '../transport.mjs';
-
-/**
- * The server's socket, opened before the module is ready when the URL leaves the server session
- * a possible choice (no ?scenario, no ?offline): the handshake then overlaps the module's
- * download and compilation instead of following it. Null when no socket will be wanted.
- * @param {ReturnType<typeof import('../options.mjs').parseOptions>} options
- */
-export function openEarlySocket(options) {
-  if (options.scenario !== null || options.offline) return null;
-  const transport = new Transport(options.serverUrl);
-  transport.start();
-  return transport;
-}
 
 /**
  * @param {object} tandem the loaded ES module
  * @param {ReturnType<typeof import('../options.mjs').parseOptions>} options
- * @param {Transport | null} [early] openEarlySocket's; closed here when no session takes it
+ * @param {import('../transport.mjs').Transport | null} [early] early.mjs's socket; closed here when no session takes it
  */
 export function chooseAdapter(tandem, options, early = null) {
   const adapter = choose(tandem, options, early);
@@ -36,8 +21,11 @@ export function chooseAdapter(tandem, options, early = null) {
 
 function choose(tandem, options, early) {
   // "Check against native": the server's native stream while there is a server, else the
-  // stream shipped with the page.
-  const check = (server) => async () => (await checkAgainstNative(tandem, nativeSource(options, { server }))).text;
+  // stream shipped with the page. Its code is loaded when the button is first pressed.
+  const check = (server) => async () => {
+    const { checkAgainstNative, nativeSource } = await import('../native-check.mjs');
+    return (await checkAgainstNative(tandem, nativeSource(options, { server }))).text;
+  };
   const withCheck = (adapter) => {
     adapter.actions = { ...adapter.actions, checkAgainstNative: check(false) };
     return adapter;

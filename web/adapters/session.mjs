@@ -23,7 +23,7 @@ export class SessionAdapter {
    * @param {object} tandem the loaded ES module (with ClientSession)
    * @param {{serverUrl: string, watch: boolean, debug: boolean, lockstep?: boolean}} options
    * @param {Transport | null} [early] a transport the page started before the module was
-   *   ready (openEarlySocket): what it received meanwhile is handed to the session in order
+   *   ready (early.mjs): what it received meanwhile is handed to the session in order
    */
   constructor(tandem, { serverUrl, watch, debug, lockstep = false }, early = null) {
     this.mode = watch ? 'watch' : 'play';
