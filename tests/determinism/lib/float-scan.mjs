@@ -1,9 +1,9 @@
 // The float scan: proves from the compiled WebAssembly that the simulation is float-free.
 //
 // Two views, both disassembled with wabt's wasm-objdump and demangled with c++filt:
-// 1. The module as shipped, with its function names: build/wasm-scan is the wasm preset
-//    linked with --profiling-funcs (same compile flags and objects, only a name section
-//    added; build/wasm strips names). Every function whose name is in namespace tandem (src/core,
+// 1. The module as shipped, with its function names: build/wasm/scan is the wasm preset's
+//    module relinked from the same objects with --profiling-funcs (only a name section
+//    added; the package's module strips names). Every function whose name is in namespace tandem (src/core,
 //    src/world) must contain no f32/f64 instruction and call no libm function.
 // 2. Every function of libtandem_core.a and libtandem_world.a as Emscripten compiled them
 //    (object files keep symbol names). -O3 inlines much of the simulation into the bindings'
@@ -111,12 +111,12 @@ export function check(funcs, where, violations, allowedPresent) {
 }
 
 export async function scanWasm(ctx) {
-  const scanDir = 'wasm-scan';
-  const buildDir = join(ctx.root, 'build', scanDir);
+  const buildDir = join(ctx.root, 'build', 'wasm');
   if (!ctx.noBuild) {
-    await buildPreset(ctx, 'wasm', scanDir, 'tandem_wasm', { CMAKE_EXE_LINKER_FLAGS: '--profiling-funcs' });
+    // tandem_wasm_scan needs the simulation libraries too (view 2), which it links.
+    await buildPreset(ctx, 'wasm', 'wasm', 'tandem_wasm_scan');
   }
-  const module = join(buildDir, 'package/tandem-wasm.wasm');
+  const module = join(buildDir, 'scan/tandem-wasm.wasm');
   if (mtime(module) < 0) throw new Error(`no scan build at ${module}`);
   const violations = [];
   const allowedPresent = new Set();

@@ -169,7 +169,7 @@ class CliTarget {
   }
 
   async build() {
-    const lean = { TANDEM_BUILD_TESTS: 'OFF', TANDEM_BUILD_BENCHMARKS: 'OFF', TANDEM_BUILD_EXHAUSTIVE: 'OFF' };
+    const lean = { TANDEM_BUILD_TESTS: 'OFF', TANDEM_BUILD_BENCHMARKS: 'OFF', TANDEM_BUILD_EXHAUSTIVE: 'OFF', TANDEM_BUILD_SERVER: 'OFF' };
     const defs = this.name === 'perturbed'
       ? { TANDEM_PERTURB_TICK: this.ctx.perturb.tick, TANDEM_PERTURB_FIELD: this.ctx.perturb.field, ...lean }
       : this.name === 'perturbed-rare' ? { TANDEM_PERTURB_RARE: 'ON', ...lean } : {};
