@@ -33,6 +33,7 @@
 #include "server/health.hpp"
 #include "server/metrics.hpp"
 #include "server/native_stream.hpp"
+#include "server/send_pacer.hpp"
 #include "server/server.hpp"
 #include "server/static_files.hpp"
 #include "server/write_queue.hpp"
@@ -276,9 +277,13 @@ public:
     void pump_outbox();
     // While a tick runs its due steps, frames are queued and sent once after the last, so a
     // catch-up of several steps costs one system call per connection, not one per step.
+    // The connections are then flushed in slices of at most send_slice_ns, each next slice
+    // posted behind what is ready (the tick timer, reads): at 1,000 watchers a tick's sends
+    // take several milliseconds, and the next tick must not wait behind all of them.
     bool batching() const { return batching_; }
     void flush_later(std::shared_ptr<WsSession> s) { to_flush_.push_back(std::move(s)); }
     void flush_batch();
+    void send_slice();
     uint32_t open_sockets() const { return open_sockets_; }
 
     // With TANDEM_SERVE_TRACE_LATE=FILE set, every tick that starts 1 ms or more after its
@@ -334,7 +339,12 @@ private:
     bool ticking_started_ = false;
     bool draining_ = false;
     bool batching_ = false;
-    std::vector<std::shared_ptr<WsSession>> to_flush_;
+    std::deque<std::shared_ptr<WsSession>> to_flush_;
+    bool slice_posted_ = false;
+    // TANDEM_SERVE_SEND_SLICE_US overrides the slice for measurements; a budget larger than
+    // any tick's sends (say 1000000) sends a tick's batch in one go, as before slices.
+    int64_t slice_budget_ns_ = send_slice_ns;
+    uint64_t ticks_run_ = 0;
     uint32_t open_sockets_ = 0;
 
     ServerMetrics metrics_;
@@ -993,6 +1003,7 @@ void Server::on_tick() {
         loop_->record_step_duration_ns(ticked - start);
         metrics_.tick_ran(lateness, lateness >= step, ticked - start, room_.figures().last_step_ns, sent - ticked);
         if (lateness > health_policy_.lateness_bound_ns) last_fell_behind_ns_ = start;
+        ++ticks_run_;
         ticking_started_ = true;
     }
     flush_batch();  // (no step ran)
@@ -1006,15 +1017,27 @@ void Server::trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t 
     trace_involuntary_switches_ = usage.ru_nivcsw;
     const ActivityTrace::Report report = trace_->explain(boundary, start);
     if (start - boundary < 1'000'000) return;
-    std::fprintf(trace_out_, "%s timer_woke_us=%lld steps=%llu preempted_since_last_tick=%ld\n", report.text().c_str(),
+    std::fprintf(trace_out_, "tick=%llu %s timer_woke_us=%lld steps=%llu preempted_since_last_tick=%ld\n",
+                 static_cast<unsigned long long>(ticks_run_), report.text().c_str(),
                  static_cast<long long>((woke - boundary) / 1000), static_cast<unsigned long long>(executed), preempted);
     std::fflush(trace_out_);
 }
 
 void Server::flush_batch() {
     batching_ = false;
-    for (auto& session : to_flush_) session->flush_after_batch();
-    to_flush_.clear();
+    // A slice already posted carries on with the connections queued since, in order.
+    if (!slice_posted_) send_slice();
+}
+
+void Server::send_slice() {
+    run_send_slice(to_flush_, slice_budget_ns_, now_ns, [](const std::shared_ptr<WsSession>& s) { s->flush_after_batch(); });
+    if (to_flush_.empty() || slice_posted_) return;
+    slice_posted_ = true;
+    asio::post(io_, [this] {
+        Mark mark(*this, Activity::send);
+        slice_posted_ = false;
+        send_slice();
+    });
 }
 
 void Server::begin_drain() {
@@ -1107,6 +1130,15 @@ int Server::run(std::ostream& out, std::ostream& err) {
             return 2;
         }
         trace_.emplace();
+    }
+    if (const char* slice = std::getenv("TANDEM_SERVE_SEND_SLICE_US"); slice != nullptr && *slice != '\0') {
+        char* end = nullptr;
+        const long long us = std::strtoll(slice, &end, 10);
+        if (*end != '\0' || us < 0 || us > 10'000'000) {
+            err << "tandem serve: TANDEM_SERVE_SEND_SLICE_US expects microseconds, 0 to 10000000 (got '" << slice << "')\n";
+            return 2;
+        }
+        slice_budget_ns_ = us * 1000;
     }
 
     signals_.async_wait([this](const error_code& e, int) {
