@@ -352,6 +352,7 @@ private:
     std::optional<ActivityTrace> trace_;
     FILE* trace_out_ = nullptr;
     long trace_involuntary_switches_ = 0;
+    long long trace_run_delay_ns_ = 0;
     std::vector<Outgoing> sends_;
     std::vector<CloseOrder> closes_;
     // Ordered containers: shutdown and outbox order never depend on a hash.
@@ -1015,11 +1016,24 @@ void Server::trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t 
     ::getrusage(RUSAGE_THREAD, &usage);
     const long preempted = usage.ru_nivcsw - trace_involuntary_switches_;
     trace_involuntary_switches_ = usage.ru_nivcsw;
+    // The kernel's time this thread spent runnable but waiting for a CPU (schedstat's second
+    // figure): lateness with no handler at the boundary and as much run delay was the CPU
+    // given to something else, not the server's own work.
+    long long run_delay = 0;
+    if (FILE* f = std::fopen("/proc/thread-self/schedstat", "r")) {
+        long long on_cpu = 0;
+        if (std::fscanf(f, "%lld %lld", &on_cpu, &run_delay) != 2) run_delay = 0;
+        std::fclose(f);
+    }
+    const long long waited = run_delay - trace_run_delay_ns_;
+    trace_run_delay_ns_ = run_delay;
     const ActivityTrace::Report report = trace_->explain(boundary, start);
     if (start - boundary < 1'000'000) return;
-    std::fprintf(trace_out_, "tick=%llu %s timer_woke_us=%lld steps=%llu preempted_since_last_tick=%ld\n",
+    std::fprintf(trace_out_,
+                 "tick=%llu %s timer_woke_us=%lld steps=%llu preempted_since_last_tick=%ld waited_for_cpu_since_last_tick_us=%lld\n",
                  static_cast<unsigned long long>(ticks_run_), report.text().c_str(),
-                 static_cast<long long>((woke - boundary) / 1000), static_cast<unsigned long long>(executed), preempted);
+                 static_cast<long long>((woke - boundary) / 1000), static_cast<unsigned long long>(executed), preempted,
+                 waited / 1000);
     std::fflush(trace_out_);
 }
 
