@@ -91,7 +91,8 @@ struct ServerMetrics::Impl {
         step_cost = histogram("tandem_tick_step_seconds", "The world step alone, per tick, as the room measured it.",
                               cost_buckets);
         send_cost = histogram("tandem_tick_send_seconds",
-                              "Handing one tick's outbox to the connections' write queues, per tick.", cost_buckets);
+                              "Handing one tick's outbox to the connections' write queues and sending its first "
+                              "slice (at most 0.5 ms; the rest goes out in later slices), per tick.", cost_buckets);
         lateness_window = &prometheus::BuildGauge()
                                .Name("tandem_tick_lateness_window_seconds")
                                .Help("Tick lateness quantiles (nearest rank) over the last 1024 ticks.")

@@ -40,7 +40,7 @@ public:
 
     // One tick ran, lateness_ns after its boundary; `late` when that was a step or more.
     // room_ns: the room's tick call; step_ns: the world step inside it (the room's own
-    // figure); send_ns: handing its outbox to the write queues.
+    // figure); send_ns: handing its outbox to the write queues and the first slice of sends.
     void tick_ran(int64_t lateness_ns, bool late, int64_t room_ns, int64_t step_ns, int64_t send_ns);
     void ticks_dropped(uint64_t count);
     void clock_rolled_back();

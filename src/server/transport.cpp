@@ -22,14 +22,18 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <ostream>
 #include <set>
 
+#include "server/activity_trace.hpp"
 #include "server/health.hpp"
 #include "server/metrics.hpp"
 #include "server/native_stream.hpp"
+#include "server/send_pacer.hpp"
 #include "server/server.hpp"
 #include "server/static_files.hpp"
 #include "server/write_queue.hpp"
@@ -273,16 +277,39 @@ public:
     void pump_outbox();
     // While a tick runs its due steps, frames are queued and sent once after the last, so a
     // catch-up of several steps costs one system call per connection, not one per step.
+    // The connections are then flushed in slices of at most send_slice_ns, each next slice
+    // posted behind what is ready (the tick timer, reads): at 1,000 watchers a tick's sends
+    // take several milliseconds, and the next tick must not wait behind all of them.
     bool batching() const { return batching_; }
     void flush_later(std::shared_ptr<WsSession> s) { to_flush_.push_back(std::move(s)); }
     void flush_batch();
+    void send_slice();
     uint32_t open_sockets() const { return open_sockets_; }
+
+    // With TANDEM_SERVE_TRACE_LATE=FILE set, every tick that starts 1 ms or more after its
+    // boundary writes a line to FILE naming the handler that held the thread at the
+    // boundary and the time each kind of handler took until the tick started.
+    class Mark {
+    public:
+        Mark(Server& s, Activity a) : trace_(s.trace_ ? &*s.trace_ : nullptr) {
+            if (trace_) trace_->begin(a, now_ns());
+        }
+        ~Mark() {
+            if (trace_) trace_->end(now_ns());
+        }
+        Mark(const Mark&) = delete;
+        Mark& operator=(const Mark&) = delete;
+
+    private:
+        ActivityTrace* trace_;
+    };
 
 private:
     void accept();
     void schedule_tick();
     void on_tick();
     void begin_drain();
+    void trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t executed);
     void sockets_closed() {
         --open_sockets_;
         maybe_finish_drain();
@@ -312,11 +339,20 @@ private:
     bool ticking_started_ = false;
     bool draining_ = false;
     bool batching_ = false;
-    std::vector<std::shared_ptr<WsSession>> to_flush_;
+    std::deque<std::shared_ptr<WsSession>> to_flush_;
+    bool slice_posted_ = false;
+    // TANDEM_SERVE_SEND_SLICE_US overrides the slice for measurements; a budget larger than
+    // any tick's sends (say 1000000) sends a tick's batch in one go, as before slices.
+    int64_t slice_budget_ns_ = send_slice_ns;
+    uint64_t ticks_run_ = 0;
     uint32_t open_sockets_ = 0;
 
     ServerMetrics metrics_;
     TransportFigures figures_;
+    std::optional<ActivityTrace> trace_;
+    FILE* trace_out_ = nullptr;
+    long trace_involuntary_switches_ = 0;
+    long long trace_run_delay_ns_ = 0;
     std::vector<Outgoing> sends_;
     std::vector<CloseOrder> closes_;
     // Ordered containers: shutdown and outbox order never depend on a hash.
@@ -341,6 +377,7 @@ void HttpSession::read() {
 }
 
 void HttpSession::on_read(const error_code& ec) {
+    Server::Mark mark(server_, Activity::http);
     if (ec) {
         // A malformed request gets a 400 when the socket still works; timeouts and resets
         // just end the connection.
@@ -469,6 +506,7 @@ void WsSession::accept(http::request<http::string_body> request) {
 }
 
 void WsSession::on_accept(const error_code& ec) {
+    Server::Mark mark(server_, Activity::handshake);
     server_.ws_pending_done(shared_from_this());
     if (ec) {
         finish({1006, "handshake_failed"});
@@ -492,6 +530,7 @@ void WsSession::read() {
 }
 
 void WsSession::on_read(const error_code& ec, size_t bytes) {
+    Server::Mark mark(server_, Activity::ws_read);
     if (ec) {
         Ending ending = ending_for_read_error(ec);
         if (ec == websocket::error::closed) ending.code = ws_.reason().code;
@@ -651,6 +690,7 @@ bool WsSession::send_some() {
             if (errno == EAGAIN || errno == EWOULDBLOCK) {
                 waiting_writable_ = true;
                 socket.async_wait(tcp::socket::wait_write, [self = shared_from_this()](const error_code& ec) {
+                    Server::Mark mark(self->server_, Activity::writable);
                     self->waiting_writable_ = false;
                     if (ec) {
                         self->abandon_writes();  // closed under us (tear_down, a timeout)
@@ -748,6 +788,7 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
     const std::string_view target(request.target().data(), request.target().size());
     const std::string_view path = target.substr(0, target.find('?'));
     if (path == "/metrics") {
+        Mark mark(*this, Activity::metrics);
         return text(http::status::ok, metrics_.render(figures_, room_.figures()), "text/plain; version=0.0.4; charset=utf-8");
     }
     if (path == "/healthz") {
@@ -898,6 +939,7 @@ void Server::pump_outbox() {
 void Server::accept() {
     acceptor_.async_accept([this](const error_code& ec, tcp::socket socket) {
         if (ec == asio::error::operation_aborted || draining_) return;
+        Mark mark(*this, Activity::accept);
         if (!ec) {
             if (open_sockets_ >= limits_.max_open_sockets) {
                 metrics_.handshake_refused("too_many_sockets");
@@ -943,25 +985,73 @@ void Server::on_tick() {
         // The executed steps are the last `executed` boundaries the advance consumed.
         const int64_t boundary = loop_->last_boundary_ns() - static_cast<int64_t>(advance.executed - 1 - k) * step;
         const int64_t start = now_ns();
-        room_.tick(start);
-        const int64_t ticked = now_ns();
-        pump_outbox();
-        if (k + 1 == advance.executed) flush_batch();  // the send time is the last step's
-        const int64_t sent = now_ns();
         const int64_t lateness = start - boundary;
+        if (trace_ && k == 0) trace_late(boundary, start, woke, advance.executed);
+        {
+            Mark mark(*this, Activity::step);
+            room_.tick(start);
+        }
+        const int64_t ticked = now_ns();
+        {
+            Mark mark(*this, Activity::build);
+            pump_outbox();
+        }
+        if (k + 1 == advance.executed) {
+            Mark mark(*this, Activity::send);
+            flush_batch();  // the send time is the last step's
+        }
+        const int64_t sent = now_ns();
         loop_->record_step_duration_ns(ticked - start);
         metrics_.tick_ran(lateness, lateness >= step, ticked - start, room_.figures().last_step_ns, sent - ticked);
         if (lateness > health_policy_.lateness_bound_ns) last_fell_behind_ns_ = start;
+        ++ticks_run_;
         ticking_started_ = true;
     }
     flush_batch();  // (no step ran)
     schedule_tick();
 }
 
+void Server::trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t executed) {
+    struct ::rusage usage {};
+    ::getrusage(RUSAGE_THREAD, &usage);
+    const long preempted = usage.ru_nivcsw - trace_involuntary_switches_;
+    trace_involuntary_switches_ = usage.ru_nivcsw;
+    // The kernel's time this thread spent runnable but waiting for a CPU (schedstat's second
+    // figure): lateness with no handler at the boundary and as much run delay was the CPU
+    // given to something else, not the server's own work.
+    long long run_delay = 0;
+    if (FILE* f = std::fopen("/proc/thread-self/schedstat", "r")) {
+        long long on_cpu = 0;
+        if (std::fscanf(f, "%lld %lld", &on_cpu, &run_delay) != 2) run_delay = 0;
+        std::fclose(f);
+    }
+    const long long waited = run_delay - trace_run_delay_ns_;
+    trace_run_delay_ns_ = run_delay;
+    const ActivityTrace::Report report = trace_->explain(boundary, start);
+    if (start - boundary < 1'000'000) return;
+    std::fprintf(trace_out_,
+                 "tick=%llu %s timer_woke_us=%lld steps=%llu preempted_since_last_tick=%ld waited_for_cpu_since_last_tick_us=%lld\n",
+                 static_cast<unsigned long long>(ticks_run_), report.text().c_str(),
+                 static_cast<long long>((woke - boundary) / 1000), static_cast<unsigned long long>(executed), preempted,
+                 waited / 1000);
+    std::fflush(trace_out_);
+}
+
 void Server::flush_batch() {
     batching_ = false;
-    for (auto& session : to_flush_) session->flush_after_batch();
-    to_flush_.clear();
+    // A slice already posted carries on with the connections queued since, in order.
+    if (!slice_posted_) send_slice();
+}
+
+void Server::send_slice() {
+    run_send_slice(to_flush_, slice_budget_ns_, now_ns, [](const std::shared_ptr<WsSession>& s) { s->flush_after_batch(); });
+    if (to_flush_.empty() || slice_posted_) return;
+    slice_posted_ = true;
+    asio::post(io_, [this] {
+        Mark mark(*this, Activity::send);
+        slice_posted_ = false;
+        send_slice();
+    });
 }
 
 void Server::begin_drain() {
@@ -1047,6 +1137,23 @@ int Server::run(std::ostream& out, std::ostream& err) {
     loop_.emplace(std::move(loop).value());
     health_policy_ = health_policy_for_step(step_ns);
     figures_.write_queue_cap_bytes = limits_.write_queue_cap_bytes;
+    if (const char* path = std::getenv("TANDEM_SERVE_TRACE_LATE"); path != nullptr && *path != '\0') {
+        trace_out_ = std::fopen(path, "w");
+        if (trace_out_ == nullptr) {
+            err << "tandem serve: cannot write TANDEM_SERVE_TRACE_LATE file '" << path << "'\n";
+            return 2;
+        }
+        trace_.emplace();
+    }
+    if (const char* slice = std::getenv("TANDEM_SERVE_SEND_SLICE_US"); slice != nullptr && *slice != '\0') {
+        char* end = nullptr;
+        const long long us = std::strtoll(slice, &end, 10);
+        if (*end != '\0' || us < 0 || us > 10'000'000) {
+            err << "tandem serve: TANDEM_SERVE_SEND_SLICE_US expects microseconds, 0 to 10000000 (got '" << slice << "')\n";
+            return 2;
+        }
+        slice_budget_ns_ = us * 1000;
+    }
 
     signals_.async_wait([this](const error_code& e, int) {
         if (e) return;
