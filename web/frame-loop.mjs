@@ -73,6 +73,10 @@ export class FrameStats {
  */
 export function startFrameLoop({ adapter, renderer, hud, budgetMs = SIMULATION_BUDGET_MS }) {
   const stats = new FrameStats();
+  // 'tandem:first-verified' marks the frame whose advance verified the page's first tick: the
+  // moment itself, which a poll from outside would see only when the main thread is next
+  // free (the view's modules are parsed right after it).
+  let firstVerifiedMarked = false;
   let handle = 0;
   let running = true;
   let failure = null;
@@ -86,6 +90,10 @@ export function startFrameLoop({ adapter, renderer, hud, budgetMs = SIMULATION_B
     try {
       adapter.advance(start, frameBudgetMs(budgetMs, lastTimestampMs === null ? 0 : timestampMs - lastTimestampMs));
       advanced = performance.now();
+      if (!firstVerifiedMarked && (adapter.figures().verification?.verifiedTicks ?? 0) > 0) {
+        firstVerifiedMarked = true;
+        performance.mark('tandem:first-verified', { startTime: advanced });
+      }
       renderer.draw(adapter.renderView(), start);
       hud.update(adapter.figures(), stats.summary(), start);
     } catch (error) {

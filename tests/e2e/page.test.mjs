@@ -81,6 +81,22 @@ describe('the page in Chromium', () => {
     }
   });
 
+  test('the frame that verified the first tick is marked once (tandem:first-verified), after the module was ready and no later than the tick is seen verified', async () => {
+    const page = await openDemo(env.browser.context, env.server.origin, '?offline');
+    const seenAt = await page.evaluate(() => new Promise((resolve) => {
+      const look = () => ((window.__tandem.figures().verification?.verifiedTicks ?? 0) > 0 ? resolve(performance.now()) : setTimeout(look, 1));
+      look();
+    }));
+    await sleep(300);
+    const marks = await page.evaluate(() => Object.fromEntries(['tandem:module-ready', 'tandem:first-verified']
+      .map((name) => [name, performance.getEntriesByName(name, 'mark').map((m) => m.startTime)])));
+    assert.equal(marks['tandem:first-verified'].length, 1, JSON.stringify(marks));
+    const [verified] = marks['tandem:first-verified'];
+    assert.ok(verified >= marks['tandem:module-ready'][0], JSON.stringify(marks));
+    assert.ok(verified <= seenAt, `marked at ${verified} ms, seen verified at ${seenAt} ms`);
+    await page.close();
+  });
+
   // The offline mode's room and session both step the world in the tab: on a loaded machine a
   // steer takes seconds to come back confirmed, hence the 30 s.
   test('a click on the arena steers my well toward the point under the pointer', async () => {
