@@ -6,6 +6,7 @@
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -272,12 +273,18 @@ struct SessionBox {
     std::vector<float> current, previous;       // renderView(): the render edge, to_f32 one way
 };
 
-val session_create(bool watch, double now_ms, bool measure_step_cost, bool predict) {
+// window_ticks: the prediction window (net.mjs has checked it is within [1, max_window_ticks]);
+// the re-simulation tick budget and the first depth follow it so the config validates.
+val session_create(bool watch, double now_ms, bool measure_step_cost, bool predict, uint32_t window_ticks) {
     auto b = std::make_unique<SessionBox>(
         SessionBox{net::ClientSession(watch ? net::Role::watch : net::Role::play, ns_from_ms(now_ms)), {}, {}, {}, {}, {}});
     if (measure_step_cost) b->session.set_clock(&page_clock_ns);
     if (predict) {
-        b->predicted.emplace(client::PredictedWorld::create().value());   // the defaults validate
+        client::PredictConfig config;
+        config.window_ticks = window_ticks;
+        config.resim_budget_ticks = std::max(config.resim_budget_ticks, window_ticks);
+        config.initial_depth_ticks = std::min(config.initial_depth_ticks, window_ticks);
+        b->predicted.emplace(client::PredictedWorld::create(config).value());
         if (measure_step_cost) b->predicted->set_clock(&page_clock_ns);
     }
     return val(std::move(b));

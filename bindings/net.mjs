@@ -143,6 +143,9 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
   // ---- ClientSession ---------------------------------------------------------------------------
 
   const now = () => performance.now();
+  // The prediction window's default and largest value (tandem/client/predicted_world.hpp).
+  const PREDICT_WINDOW_DEFAULT = 12;
+  const PREDICT_WINDOW_MAX = 64;
   const RESUME_PATHS = { catch_up: 'catch_up', resync: 'baseline', idle: 'idle' };
 
   // The page's figures (web/adapters/README.md) from the session's own, which are kept whole
@@ -192,20 +195,24 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
     #h;
 
     /**
-     * @param {{watch?: boolean, nowMs: number, measureStepCost?: boolean, predict?: boolean}} options
+     * @param {{watch?: boolean, nowMs: number, measureStepCost?: boolean, predict?: boolean,
+     *   predictWindowTicks?: number}} options
      * measureStepCost (default true): time steps with performance.now() to fit advance()'s
      * budget; false assumes the session's fixed cost (reproducible decisions, e.g. in tests).
      * predict (default false): renderView() draws a predicted world running ahead of the
      * confirmed one (own steers at once, rolled back when others' inputs arrive); the
      * confirmed world is still the one verified and the only one the wire hears about.
+     * predictWindowTicks (default 12, at most 64): the most ticks the prediction runs ahead,
+     * which bounds a rollback's re-simulation (a smaller window hides less of the round trip).
      */
-    constructor({ watch = false, nowMs, measureStepCost = true, predict = false } = {}) {
+    constructor({ watch = false, nowMs, measureStepCost = true, predict = false, predictWindowTicks = PREDICT_WINDOW_DEFAULT } = {}) {
       if (typeof watch !== 'boolean') throw new TypeError(`new ClientSession: watch must be a boolean, got ${show(watch)}`);
       if (typeof measureStepCost !== 'boolean') {
         throw new TypeError(`new ClientSession: measureStepCost must be a boolean, got ${show(measureStepCost)}`);
       }
       if (typeof predict !== 'boolean') throw new TypeError(`new ClientSession: predict must be a boolean, got ${show(predict)}`);
-      this.#h = own(this, m.session_create(watch, ms('new ClientSession: nowMs', nowMs), measureStepCost, predict));
+      const windowTicks = integer('new ClientSession: predictWindowTicks', predictWindowTicks, 1, PREDICT_WINDOW_MAX);
+      this.#h = own(this, m.session_create(watch, ms('new ClientSession: nowMs', nowMs), measureStepCost, predict, windowTicks));
     }
 
     #live() {

@@ -643,8 +643,9 @@ export interface ClientSessionConstructor {
   /**
    * measureStepCost (default true) times steps with performance.now() to fit advance()'s budget.
    * predict (default false): renderView() draws the predicted world (docs/prediction.md).
+   * predictWindowTicks (an integer in [1, 64], default 12): the most ticks it runs ahead.
    */
-  new (options: { watch?: boolean; nowMs: number; measureStepCost?: boolean; predict?: boolean }): ClientSession;
+  new (options: { watch?: boolean; nowMs: number; measureStepCost?: boolean; predict?: boolean; predictWindowTicks?: number }): ClientSession;
 }
 
 /** web/adapters/README.md's render view. */

@@ -24,6 +24,9 @@ export function parseOptions(search, location) {
     offline: flag('offline'),
     // A player sees the predicted world unless ?lockstep asks for the confirmed one only.
     lockstep: flag('lockstep'),
+    // ?predict-window=N (1-64): the most ticks the predicted world runs ahead (default 12); a
+    // smaller window re-simulates less per rollback and hides less of the round trip.
+    predictWindow: ((n) => (n !== null && n >= 1 && n <= 64 ? n : null))(integer('predict-window', null)),
     debug: flag('debug'),
     // A named scenario played in the page (watch only): its script drives every input.
     scenario: q.get('scenario') || null,

@@ -6,11 +6,15 @@
 // second player, a Node client, steers every tick. Run by hand, not a test:
 //   node tests/e2e/page-figures.mjs [--repeat N] [--only first,step,catchup,bytes,weight,predict]
 //        [--baseline TANDEM_BINARY:WEB_DIR] [--predict-packages DIR,DIR... --rounds N]
+//        [--predict-variants default,window=4,pellets=256,window=4+pellets=256...]
 // (after build-scripts/build native and wasm). --baseline measures the first verified tick of
 // another build and page too, alternating with this one's in the same sitting (a loaded
 // machine's wall times are only comparable side by side). --predict-packages measures the
 // predict figure with each wasm package named (e.g. a copy of build/wasm/package from before a
-// change), one server each, alternating, --rounds times.
+// change), one server each, alternating, --rounds times. --predict-variants measures it with
+// each setting named, alternating the same way: `window=N` is the page's ?predict-window=N (the
+// prediction window in ticks), `pellets=N` the server's --pellets N (the world's size), joined
+// with `+`; `default` is neither.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -29,6 +33,7 @@ const { values } = parseArgs({ options: {
   only: { type: 'string', default: 'first,step,catchup,bytes,weight' },
   baseline: { type: 'string' },
   'predict-packages': { type: 'string' },
+  'predict-variants': { type: 'string', default: 'default' },
   rounds: { type: 'string', default: '1' },
 } });
 const ONLY = new Set(values.only.split(','));
@@ -40,6 +45,8 @@ if (![REPEAT, TICKS, WARMUP, ROUNDS].every((n) => Number.isInteger(n) && n > 0))
   console.error('page-figures: --repeat, --ticks, --warmup and --rounds take positive integers');
   process.exit(2);
 }
+
+const PREDICT_VARIANTS = values['predict-variants'].split(',').map(predictVariant);
 
 const best = (xs) => Math.min(...xs);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
@@ -252,9 +259,9 @@ async function pageWeight(chromium, origin) {
 // it can. The page's own figures are sampled every 4 s after a 10 s settling time:
 // re-simulation per frame (p99 over its last 256 frames, and the largest), depth, rollbacks per
 // second, budget cuts, resets and why, with the page's frame intervals over the same 4 s.
-async function predictionCost(chromium, server) {
+async function predictionCost(chromium, server, window = null) {
   const proxy = await startDelayProxy({ upstream: `ws://127.0.0.1:${server.port}/ws`, oneWayMs: 50 });
-  const query = `?server=${encodeURIComponent(proxy.url)}`;
+  const query = `?server=${encodeURIComponent(proxy.url)}${window === null ? '' : `&predict-window=${window}`}`;
   let page = null;
   let other = null;
   try {
@@ -289,6 +296,21 @@ async function predictionCost(chromium, server) {
     await other?.close();
     await proxy.close();
   }
+}
+
+// `default`, or `window=N` and/or `pellets=N` joined by `+` (--predict-variants).
+function predictVariant(name) {
+  const variant = { name, window: null, pellets: null };
+  if (name === 'default') return variant;
+  for (const part of name.split('+')) {
+    const match = /^(window|pellets)=(\d+)$/.exec(part);
+    if (!match) {
+      console.error(`page-figures: --predict-variants takes default, window=N, pellets=N or both joined by +, got ${name}`);
+      process.exit(2);
+    }
+    variant[match[1]] = Number(match[2]);
+  }
+  return variant;
 }
 
 function printPrediction(samples) {
@@ -406,12 +428,16 @@ try {
     const packages = values['predict-packages']?.split(',') ?? [null];
     for (let round = 0; round < ROUNDS; ++round) {
       for (const pkg of packages) {
-        const s = pkg === null ? server : await startTandemServe({ packageDir: pkg });
-        const samples = await predictionCost(chromium, s);
-        if (pkg !== null) await s.close();
-        console.log(`prediction in Chromium${pkg === null ? '' : ` (package ${pkg}, round ${round + 1})`}, 100 ms round trip, another player (Node) steering every tick; ` +
-          `samples every 4 s after 10 s (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}):`);
-        printPrediction(samples);
+        for (const variant of PREDICT_VARIANTS) {
+          const own = pkg !== null || variant.pellets !== null;
+          const s = own ? await startTandemServe({ ...(pkg === null ? {} : { packageDir: pkg }), args: variant.pellets === null ? [] : ['--pellets', String(variant.pellets)] }) : server;
+          const samples = await predictionCost(chromium, s, variant.window);
+          if (own) await s.close();
+          const named = [pkg === null ? null : `package ${pkg}`, variant.name === 'default' ? null : variant.name, ROUNDS > 1 ? `round ${round + 1}` : null].filter((x) => x !== null);
+          console.log(`prediction in Chromium${named.length ? ` (${named.join(', ')})` : ''}, 100 ms round trip, another player (Node) steering every tick; ` +
+            `samples every 4 s after 10 s (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}):`);
+          printPrediction(samples);
+        }
       }
     }
   }

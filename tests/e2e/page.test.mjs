@@ -97,6 +97,15 @@ describe('the page in Chromium', () => {
     await page.close();
   });
 
+  test('?predict-window=N is the predicting session\'s window (12 without it); an out-of-range one leaves 12', async () => {
+    for (const [query, expected] of [['?offline', 12], ['?offline&predict-window=5', 5], ['?offline&predict-window=99', 12]]) {
+      const page = await openDemo(env.browser.context, env.server.origin, query);
+      await page.waitForFunction(() => window.__tandem.figures()?.prediction?.windowTicks != null, null, { timeout: 30_000 });
+      assert.equal(await page.evaluate(() => window.__tandem.figures().prediction.windowTicks), expected, query);
+      await page.close();
+    }
+  });
+
   // The offline mode's room and session both step the world in the tab: on a loaded machine a
   // steer takes seconds to come back confirmed, hence the 30 s.
   test('a click on the arena steers my well toward the point under the pointer', async () => {

@@ -140,6 +140,12 @@ describe('the URL options', () => {
     assert.equal(parseOptions('?lockstep', at).lockstep, true);
     assert.equal(parseOptions('?lockstep=0', at).lockstep, false);
   });
+  test('?predict-window takes 1-64 ticks; anything else leaves the default (null)', () => {
+    assert.equal(parseOptions('', at).predictWindow, null);
+    assert.equal(parseOptions('?predict-window=4', at).predictWindow, 4);
+    assert.equal(parseOptions('?predict-window=64', at).predictWindow, 64);
+    for (const bad of ['0', '65', '2.5', 'x', '']) assert.equal(parseOptions(`?predict-window=${bad}`, at).predictWindow, null, bad);
+  });
 });
 
 // A document and window made of EventTargets: the feeder only listens and reads visibilityState.

@@ -65,6 +65,30 @@ describe('ClientSession {predict: true}', () => {
     s.delete();
   });
 
+  test('predictWindowTicks is an integer in [1, 64], 12 by default, and caps the depth a long round trip would ask for', () => {
+    for (const bad of [0, 65, 2.5, '4', -1]) {
+      assert.throws(() => new tandem.ClientSession({ nowMs: 0, predict: true, predictWindowTicks: bad }), /predictWindowTicks/, String(bad));
+    }
+    // 50 ms each way is a lead of 6 ticks and more: the default window lets the depth follow
+    // it, a window of 4 holds it at 4; every confirmed tick verifies in both.
+    const depths = {};
+    for (const [name, options] of [['default', {}], ['four', { predictWindowTicks: 4 }]]) {
+      const m = delayedMatch({ pelletCount: 64 }, [{ predict: true, ...options }, {}]);
+      const [me] = m.clients;
+      m.run(180, (c, now) => {
+        if (c === me) me.session.steer(Math.round((500 + 100 * Math.sin(now / 300)) * 65536), 500 * 65536, now);
+      });
+      const f = me.session.figures();
+      depths[name] = { depth: f.prediction.depthTicks, window: f.prediction.windowTicks };
+      assert.equal(f.session.mismatches, 0);
+      assert.equal(f.session.digest, m.roomDigest.get(f.tick));
+      m.delete();
+    }
+    assert.equal(depths.default.window, 12);
+    assert.ok(depths.default.depth > 4, JSON.stringify(depths));
+    assert.deepEqual(depths.four, { depth: 4, window: 4 });
+  });
+
   test('the own steer is drawn at once, a round trip before the confirmed world has it; the confirmed world verifies every tick', () => {
     const m = delayedMatch({ pelletCount: 64 }, [{ predict: true }, {}]);
     const [me, other] = m.clients;

@@ -32,7 +32,7 @@ function choose(tandem, options, early) {
   };
   const local = (reason) => withCheck(new LocalAdapter(tandem, { scenario: options.scenario, watch: options.watch, seed: options.seed, pellets: options.pellets, reason }));
   const offline = (reason) => (typeof tandem.ScriptedBot === 'function'
-    ? withCheck(new OfflineAdapter(tandem, { watch: options.watch, debug: options.debug, lockstep: options.lockstep, seed: options.seed, pellets: options.pellets, reason }))
+    ? withCheck(new OfflineAdapter(tandem, { watch: options.watch, debug: options.debug, lockstep: options.lockstep, predictWindow: options.predictWindow, seed: options.seed, pellets: options.pellets, reason }))
     : local(`${reason}; this build of the module has no Room`));
   if (options.scenario !== null) return local('?scenario: no server involved');
   if (options.offline) return offline('asked for with ?offline');

@@ -30,11 +30,11 @@ export class OfflineAdapter {
 
   /**
    * @param {object} tandem the loaded ES module (with Room, ClientSession, ScriptedBot)
-   * @param {{watch: boolean, debug: boolean, lockstep?: boolean, seed: number, pellets: number, reason: string,
+   * @param {{watch: boolean, debug: boolean, lockstep?: boolean, predictWindow?: number | null, seed: number, pellets: number, reason: string,
    *   timers?: {setInterval: Function, clearInterval: Function, setTimeout: Function, clearTimeout: Function}}} options
    *   reason: one line on why this page runs without a server
    */
-  constructor(tandem, { watch, debug, lockstep = false, seed, pellets, reason, timers = globalThis }) {
+  constructor(tandem, { watch, debug, lockstep = false, predictWindow = null, seed, pellets, reason, timers = globalThis }) {
     this.#tandem = tandem;
     this.#timers = timers;
     const nowMs = performance.now();
@@ -50,7 +50,7 @@ export class OfflineAdapter {
     base.delete();
     // As against a server: a player draws the predicted world unless ?lockstep.
     const predict = !watch && !lockstep;
-    this.#session = new tandem.ClientSession({ watch, nowMs, predict });
+    this.#session = new tandem.ClientSession({ watch, nowMs, predict, ...(predict && predictWindow !== null ? { predictWindowTicks: predictWindow } : {}) });
     this.modeLabel = `offline: ${reason}. A room in this tab runs the match: ${watch ? 'watching' : 'you and'} ${OFFLINE_BOTS} scripted bots` +
       (watch ? '' : ` (${predict ? 'predicted' : 'lockstep'})`);
     // The person's hello first, so a player gets seat 1; the bots take the next seats.

@@ -21,11 +21,11 @@ export class SessionAdapter {
 
   /**
    * @param {object} tandem the loaded ES module (with ClientSession)
-   * @param {{serverUrl: string, watch: boolean, debug: boolean, lockstep?: boolean}} options
+   * @param {{serverUrl: string, watch: boolean, debug: boolean, lockstep?: boolean, predictWindow?: number | null}} options
    * @param {Transport | null} [early] a transport the page started before the module was
    *   ready (early.mjs): what it received meanwhile is handed to the session in order
    */
-  constructor(tandem, { serverUrl, watch, debug, lockstep = false }, early = null) {
+  constructor(tandem, { serverUrl, watch, debug, lockstep = false, predictWindow = null }, early = null) {
     this.mode = watch ? 'watch' : 'play';
     // A player draws the predicted world (own steers at once, corrected when others' inputs
     // arrive); a watcher has nothing to predict, and ?lockstep draws only what is verified.
@@ -34,7 +34,8 @@ export class SessionAdapter {
       : `Playing in the room at ${serverUrl} (${predict ? 'predicted' : 'lockstep'})`;
     // An early socket's events carry the times they happened: the session's clock starts no
     // later than the first of them.
-    this.#session = new tandem.ClientSession({ watch, nowMs: early?.startedAtMs ?? performance.now(), predict });
+    this.#session = new tandem.ClientSession({ watch, nowMs: early?.startedAtMs ?? performance.now(), predict,
+      ...(predict && predictWindow !== null ? { predictWindowTicks: predictWindow } : {}) });
     const handlers = {
       onOpen: (nowMs) => { this.#session.onConnected(nowMs); this.#flush(); },
       onMessage: (bytes, nowMs) => { this.#session.receive(bytes, nowMs); this.#flush(); },
