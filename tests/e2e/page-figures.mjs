@@ -6,12 +6,14 @@
 // second player, a Node client, steers every tick. Run by hand, not a test:
 //   node tests/e2e/page-figures.mjs [--repeat N] [--only first,step,catchup,bytes,weight,predict]
 //        [--baseline TANDEM_BINARY:WEB_DIR] [--predict-packages DIR,DIR... --rounds N]
-//        [--predict-variants default,window=4,pellets=256,window=4+pellets=256...]
+//        [--predict-variants default,window=4,pellets=256,window=4+pellets=256...] [--floor]
 // (after build-scripts/build native and wasm). --baseline measures the first verified tick of
 // another build and page too, alternating with this one's in the same sitting (a loaded
 // machine's wall times are only comparable side by side). --predict-packages measures the
 // predict figure with each wasm package named (e.g. a copy of build/wasm/package from before a
-// change), one server each, alternating, --rounds times. --predict-variants measures it with
+// change), one server each, alternating, --rounds times. --floor measures the first verified
+// tick of tests/e2e/floor/ too, alternating the same way: a page that only compiles the .wasm,
+// connects and verifies (no stylesheet, HUD or view), the least the demo could take here. --predict-variants measures it with
 // each setting named, alternating the same way: `window=N` is the page's ?predict-window=N (the
 // prediction window in ticks), `pellets=N` the server's --pellets N (the world's size), joined
 // with `+`; `default` is neither.
@@ -34,6 +36,7 @@ const { values } = parseArgs({ options: {
   baseline: { type: 'string' },
   'predict-packages': { type: 'string' },
   'predict-variants': { type: 'string', default: 'default' },
+  floor: { type: 'boolean', default: false },
   rounds: { type: 'string', default: '1' },
 } });
 const ONLY = new Set(values.only.split(','));
@@ -343,6 +346,9 @@ try {
       servers.push([' (baseline)', await startTandemServe({ binary, web })]);
       console.log(`# baseline: ${binary} serving ${web} at ${servers[1][1].origin}`);
     }
+    if (values.floor) {
+      servers.push([' (floor: compile, connect, verify; nothing drawn)', await startTandemServe({ web: new URL('./floor', import.meta.url).pathname })]);
+    }
     const runs = new Map(servers.map(([label]) => [label, { Chromium: [], Firefox: [] }]));
     for (const [, s] of servers) {
       await firstVerifiedChromium(chromium, s.origin);
@@ -370,7 +376,7 @@ try {
         console.log(`  bytes on the wire (transferSize) ${spread(ms.map((m) => m.transferBytes), (x) => x.toFixed(0))}; bodies ${ms[0].bodyBytes} B`);
       }
     }
-    if (servers[1]) await servers[1][1].close();
+    for (const [, s] of servers.slice(1)) await s.close();
   }
 
   if (ONLY.has('step')) {
