@@ -53,7 +53,11 @@ export class Hud {
       this.#lastTextMs = nowMs;
       this.#text(f);
     }
-    if (nowMs - this.#lastPlotMs >= 33) {
+    // The plots and the strip start with the first verified tick: before it they have nothing
+    // to show, and their first drawing (canvas set-up included) would compete on the main
+    // thread with the welcome, the baseline and the first frames that bring that tick.
+    const waiting = f.verification !== null && f.verification.verifiedTicks === 0;
+    if (!waiting && nowMs - this.#lastPlotMs >= 33) {
       this.#lastPlotMs = nowMs;
       this.#lagPlot.push(f.lagTicks ?? 0);
       this.#stepPlot.push(f.stepCostMs ?? 0);

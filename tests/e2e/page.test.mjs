@@ -59,10 +59,18 @@ describe('the page in Chromium', () => {
     });
   }
 
-  test('the .wasm compiled from index.html\'s first script is the one used; a host serving it with another type still gets a working page', async () => {
+  test('the .wasm is fetched once, preloaded first and compiled from index.html\'s first script; a host serving it with another type still gets a working page', async () => {
+    const wasmRequests = () => env.server.requests.filter((r) => r.url === '/pkg/tandem-wasm.wasm').length;
+    const before = wasmRequests();
     const page = await openDemo(env.browser.context, env.server.origin, '?offline');
     assert.equal(await page.evaluate(async () => (await window.tandemWasm) instanceof WebAssembly.Module), true);
-    assert.equal(env.server.requests.filter((r) => r.url === '/pkg/tandem-wasm.wasm').length >= 1, true);
+    await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 0, null, { timeout: 30_000 });
+    // One request: the early compile's fetch took the preload's response (a mismatch in mode
+    // or credentials would fetch it twice, and the browser would warn of an unused preload).
+    assert.equal(wasmRequests() - before, 1);
+    const order = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname));
+    assert.equal(order[0], '/pkg/tandem-wasm.wasm', `the first request after the page: ${order.slice(0, 3)}`);
+    assert.deepEqual(page.problems, []);
     await page.close();
     // compileStreaming refuses a response that is not application/wasm: the early compile gives
     // up (null) and the module fetches and compiles the bytes itself.
