@@ -67,15 +67,24 @@ function machine() {
 // ---- Navigation to first verified tick -------------------------------------------------------
 
 // In the page from its first script on: the time (performance.now(), from navigation start) of
-// the module being ready and of the first verified tick, polled every 2 ms.
+// the module being ready and of the first verified tick, polled every 2 ms. The session's
+// figures are read at most every 16 ms: read every 2 ms, that call into the module alone took
+// enough of Chromium's main thread to delay the tick it was waiting for (the page's own mark,
+// set in the frame that verified, is the figure; this poll is the check from outside).
 const PRELOAD = `() => {
   const marks = { readyMs: null, verifiedMs: null };
   window.__pageFigures = marks;
+  let lastRead = -Infinity;
   const poll = () => {
     const t = window.__tandem;
-    if (marks.readyMs === null && t?.ready) marks.readyMs = performance.now();
-    const v = t?.ready ? t.figures()?.verification : null;
-    if (v && v.verifiedTicks > 0) { marks.verifiedMs = performance.now(); return; }
+    const now = performance.now();
+    if (marks.readyMs === null && t?.ready) marks.readyMs = now;
+    const marked = performance.getEntriesByName('tandem:first-verified', 'mark').length > 0;
+    if (t?.ready && (marked || now - lastRead >= 16)) {
+      lastRead = now;
+      const v = t.figures()?.verification;
+      if (v && v.verifiedTicks > 0) { marks.verifiedMs = performance.now(); return; }
+    }
     setTimeout(poll, 2);
   };
   poll();
@@ -354,9 +363,14 @@ try {
       await firstVerifiedChromium(chromium, s.origin);
       await firstVerifiedFirefox(firefox, s.origin);
     }
+    // A second's pause before each load: the previous load's aftermath in the other browser
+    // (its socket closing, collection, compiler threads) would otherwise share the two cores
+    // with this one.
     for (let r = 0; r < REPEAT; ++r) {
       for (const [label, s] of servers) {
+        await sleep(1000);
         runs.get(label).Chromium.push(await firstVerifiedChromium(chromium, s.origin));
+        await sleep(1000);
         runs.get(label).Firefox.push(await firstVerifiedFirefox(firefox, s.origin));
       }
     }
@@ -367,7 +381,7 @@ try {
         // The page's own mark, set in the frame that verified; the poll's time (seen when the
         // main thread was next free) beside it.
         console.log(`navigation -> first verified tick, ${name}${label}: ms ${spread(ms.map((m) => m.marks['first-verified'] ?? m.verifiedMs))}`);
-        console.log(`  seen by the test's poll: ${spread(ms.map((m) => m.verifiedMs))}`);
+        console.log(`  seen by the test's poll (the figures read every 16 ms): ${spread(ms.map((m) => m.verifiedMs))}`);
         console.log(`  of which DOMContentLoaded ${spread(ms.map((m) => m.domMs))}; module ready ${spread(ms.map((m) => m.readyMs))}`);
         if (at('wasmMs').length) console.log(`  wasm arrived ${spread(at('wasmMs'))}; three.core.js arrived ${at('threeMs').length ? spread(at('threeMs')) : '-'}`);
         if (at('wasm-compiled').length) console.log(`  wasm compiled (index.html's early compile) ${spread(at('wasm-compiled'))}`);
