@@ -53,10 +53,10 @@ export class Hud {
       this.#lastTextMs = nowMs;
       this.#text(f);
     }
-    // The plots and the strip start with the first verified tick: before it they have nothing
-    // to show, and their first drawing (canvas set-up included) would compete on the main
+    // The plots and the strip start with the first verified tick (or mismatch): before it they
+    // have nothing to show, and their first drawing (canvas set-up included) would compete on the main
     // thread with the welcome, the baseline and the first frames that bring that tick.
-    const waiting = f.verification !== null && f.verification.verifiedTicks === 0;
+    const waiting = f.verification !== null && f.verification.verifiedTicks === 0 && f.verification.mismatches.length === 0;
     if (!waiting && nowMs - this.#lastPlotMs >= 33) {
       this.#lastPlotMs = nowMs;
       this.#lagPlot.push(f.lagTicks ?? 0);

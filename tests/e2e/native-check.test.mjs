@@ -58,7 +58,16 @@ describe('checks a person makes against `tandem serve`', { skip }, () => {
   ]) {
     test(`a hello speaking ${what} is refused by the server, shown in the page's alert, and not retried`, async () => {
       const { page, context } = await openWithHello(edit);
-      await page.waitForFunction(() => window.__tandem.figures().error !== null, null, { timeout: 15_000 });
+      try {
+        await page.waitForFunction(() => window.__tandem.figures()?.error != null, null, { timeout: 15_000 });
+      } catch (error) {
+        // Say what the page was doing instead (a fall-back to offline, a reconnect loop, ...).
+        const state = await page.evaluate(() => {
+          const f = window.__tandem.figures();
+          return { mode: window.__tandem.mode, connection: f?.connection, error: f?.error, session: f?.session ?? null };
+        }).catch((e) => String(e));
+        assert.fail(`no refusal shown within 15 s: ${JSON.stringify(state)} (${error.message.split('\n')[0]})`);
+      }
       const error = await page.evaluate(() => window.__tandem.figures().error);
       assert.equal(error.code, code);
       const alert = await page.evaluate(() => ({ hidden: document.getElementById('alert').hidden, text: document.getElementById('alert').textContent }));

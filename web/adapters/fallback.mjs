@@ -37,8 +37,10 @@ export class FallbackAdapter {
   }
 
   #watch(nowMs) {
-    const { state } = this.#inner.figures().connection;
-    if (state === 'open') this.#everOpen = true;
+    // everOpened, not only the state now: a hello refused between two frames (open, then the
+    // server's error and close) must not read as a socket that never opened.
+    const { state, everOpened } = this.#inner.figures().connection;
+    if (state === 'open' || everOpened) this.#everOpen = true;
     if (this.#everOpen || !['waiting', 'failed', 'closed'].includes(state)) return;
     this.#fellBack = true;
     this.#inner.dispose();

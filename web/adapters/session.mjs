@@ -13,7 +13,7 @@ export class SessionAdapter {
   modeLabel;
   #session;
   #transport;
-  #connection = { state: 'connecting', label: 'connecting' };
+  #connection = { state: 'connecting', label: 'connecting', everOpened: false };
   // Frames spent from a resume until the session verified again (the HUD's "in N frames"):
   // counted here because only the page knows what a frame is.
   #resumeFrames = null;
@@ -45,7 +45,9 @@ export class SessionAdapter {
         if (!this.#session.shouldReconnect()) this.#transport.stop();
       },
       retryDelayMs: () => this.#session.reconnectDelayMs,
-      onState: (s) => { this.#connection = connectionOf(s); },
+      // everOpened stays true once the socket has opened: a page that samples the state once
+      // a frame could otherwise see only the refusal's close and take it for no server at all.
+      onState: (s) => { this.#connection = { ...connectionOf(s), everOpened: this.#connection.everOpened || s.state === 'open' }; },
     };
     this.actions = {
       checkAgainstNative: () => this.#session.checkAgainstNative(),
