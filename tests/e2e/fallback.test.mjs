@@ -11,7 +11,8 @@ function stand(mode, states) {
   return {
     mode, modeLabel: mode, arenaSize: 1024, calls,
     actions: { downloadReplay: () => mode, corrupt: undefined },
-    figures() { return { connection: { state: states[Math.min(i, states.length - 1)] } }; },
+    // A state, or a whole connection ({state, everOpened}).
+    figures() { const c = states[Math.min(i, states.length - 1)]; return { connection: typeof c === 'string' ? { state: c } : c }; },
     advance(now) { calls.push(['advance', now]); i += 1; },
     onSuspend(now) { calls.push(['suspend', now]); },
     onResume(now) { calls.push(['resume', now]); },
@@ -45,6 +46,15 @@ describe('the fallback to the offline mode', () => {
       assert.equal(made, 0, states.join(' '));
       assert.equal(a.mode, 'play');
     }
+  });
+
+  test('a hello refused between two frames (open, then closed, never seen open) is the session\'s to show, not a switch', () => {
+    const session = stand('play', ['connecting', { state: 'closed', everOpened: true }]);
+    let made = 0;
+    const a = new FallbackAdapter(session, () => { made += 1; return stand('offline', ['local']); }, checks);
+    for (let t = 1; t <= 4; ++t) a.advance(t, 8);
+    assert.equal(made, 0);
+    assert.equal(a.mode, 'play');
   });
 
   test('a switch while the page is away tells the offline adapter it is away', () => {

@@ -1,8 +1,7 @@
 // The page's DOM-free parts, in Node: the HUD's resume line (against the wording the demo
 // promises), the reconnect schedule, the transport's early socket (events kept until the
 // session attaches, against a stand-in WebSocket), URL options, the lifecycle feeder folding overlapping
-// browser events into one absence, the digest strip's bookkeeping, the switch to the offline
-// mode (only for a socket that never opened), and index.html's preload
+// browser events into one absence, the digest strip's bookkeeping, and index.html's preload
 // list against main.mjs's static imports. Fast: no browser.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +12,6 @@ import { groupDigits, resumeLine } from '../../web/hud.mjs';
 import { feedLifecycle } from '../../web/lifecycle.mjs';
 import { parseOptions } from '../../web/options.mjs';
 import { EARLY_MAX_EVENTS, Transport, reconnectDelayMs } from '../../web/transport.mjs';
-import { FallbackAdapter } from '../../web/adapters/fallback.mjs';
 
 describe('the HUD resume line', () => {
   test('says the catch-up path in the words of the demo', () => {
@@ -227,36 +225,5 @@ describe('the page\'s first module graph', () => {
     const graph = staticGraph(html, packageDir);
     assert.deepEqual([...preloaded].sort(), [...graph].sort());
     assert.ok(![...graph].some((page) => /three|\/renderer\.mjs|native-check/.test(page)), [...graph].join(' '));
-  });
-});
-
-describe('the switch to the offline mode', () => {
-  // A server session's stand-in: the connection the frame loop would sample at each advance.
-  const inner = (connection) => ({
-    mode: 'play', modeLabel: 'server', arenaSize: 1024, actions: {}, disposed: false,
-    connection, advance() {}, dispose() { this.disposed = true; }, figures() { return { connection: this.connection }; },
-  });
-  const offline = { mode: 'offline', advance() {}, figures() { return {}; } };
-  const checks = { server: () => 'server', offline: () => 'offline' };
-
-  test('a socket that failed before it ever opened switches once to the offline mode', () => {
-    const first = inner({ state: 'connecting', everOpened: false });
-    const a = new FallbackAdapter(first, () => offline, checks);
-    a.advance(0, 8);
-    assert.equal(a.mode, 'play');
-    first.connection = { state: 'failed', everOpened: false };
-    a.advance(16, 8);
-    assert.equal(a.mode, 'offline');
-    assert.equal(first.disposed, true);
-  });
-
-  test('a hello refused between two frames (open, then closed, never sampled open) is the session\'s to show, not a switch', () => {
-    const first = inner({ state: 'connecting', everOpened: false });
-    const a = new FallbackAdapter(first, () => offline, checks);
-    a.advance(0, 8);
-    first.connection = { state: 'closed', everOpened: true };
-    a.advance(16, 8);
-    assert.equal(a.mode, 'play');
-    assert.equal(first.disposed, false);
   });
 });

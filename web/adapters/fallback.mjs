@@ -37,7 +37,7 @@ export class FallbackAdapter {
   }
 
   #watch(nowMs) {
-    // everOpened, not only the state now: a hello refused between two frames (open, then the
+    // everOpened as well as the state now: a hello refused between two frames (open, then the
     // server's error and close) must not read as a socket that never opened.
     const { state, everOpened } = this.#inner.figures().connection;
     if (state === 'open' || everOpened) this.#everOpen = true;

@@ -50,7 +50,7 @@ export class OfflineAdapter {
     base.delete();
     // As against a server: a player draws the predicted world unless ?lockstep.
     const predict = !watch && !lockstep;
-    this.#session = new tandem.ClientSession({ watch, nowMs, predict, ...(predict && predictWindow !== null ? { predictWindowTicks: predictWindow } : {}) });
+    this.#session = new tandem.ClientSession({ watch, nowMs, predict, predictWindowTicks: predictWindow ?? undefined });
     this.modeLabel = `offline: ${reason}. A room in this tab runs the match: ${watch ? 'watching' : 'you and'} ${OFFLINE_BOTS} scripted bots` +
       (watch ? '' : ` (${predict ? 'predicted' : 'lockstep'})`);
     // The person's hello first, so a player gets seat 1; the bots take the next seats.

@@ -35,7 +35,7 @@ export class SessionAdapter {
     // An early socket's events carry the times they happened: the session's clock starts no
     // later than the first of them.
     this.#session = new tandem.ClientSession({ watch, nowMs: early?.startedAtMs ?? performance.now(), predict,
-      ...(predict && predictWindow !== null ? { predictWindowTicks: predictWindow } : {}) });
+      predictWindowTicks: predictWindow ?? undefined });
     const handlers = {
       onOpen: (nowMs) => { this.#session.onConnected(nowMs); this.#flush(); },
       onMessage: (bytes, nowMs) => { this.#session.receive(bytes, nowMs); this.#flush(); },
