@@ -12,6 +12,7 @@ import { groupDigits, resumeLine } from '../../web/hud.mjs';
 import { feedLifecycle } from '../../web/lifecycle.mjs';
 import { parseOptions } from '../../web/options.mjs';
 import { EARLY_MAX_EVENTS, Transport, reconnectDelayMs } from '../../web/transport.mjs';
+import { SessionAdapter } from '../../web/adapters/session.mjs';
 
 describe('the HUD resume line', () => {
   test('says the catch-up path in the words of the demo', () => {
@@ -51,7 +52,12 @@ class FakeSocket {
   closedWith = null;
   constructor(url) { this.url = url; FakeSocket.all.push(this); }
   send(bytes) { this.sent.push(bytes); }
-  close(code) { this.closedWith = code; this.readyState = 3; }
+  close(code) {
+    // As a browser does: a page may close with 1000 or 3000-4999 only (1001 is the peer's).
+    if (code !== undefined && code !== 1000 && !(code >= 3000 && code <= 4999)) throw new DOMException(`close code ${code}`, 'InvalidAccessError');
+    this.closedWith = code;
+    this.readyState = 3;
+  }
   open() { this.readyState = 1; this.onopen?.(); }
   message(bytes) { this.onmessage?.({ data: new Uint8Array(bytes).buffer }); }
   drop(code) { this.readyState = 3; this.onclose?.({ code, reason: '' }); }
@@ -122,6 +128,30 @@ describe('the transport\'s early socket', () => {
     FakeSocket.all[1].open();
     assert.deepEqual(calls, [['state', 'connecting'], ['state', 'open'], ['open', true]]);
   }));
+});
+
+describe('the session adapter', () => {
+  // The module's ClientSession, reduced to the calls the adapter makes.
+  const tandem = { ClientSession: class {
+    deleted = false;
+    onConnected() {} receive() {} onDisconnected() {} shouldReconnect() { return true; }
+    takeOutgoing() { return []; } get reconnectDelayMs() { return 250; } delete() { this.deleted = true; }
+  } };
+  test('dispose closes a live socket with a code a page may send, and never reopens it', async () => {
+    const saved = globalThis.WebSocket;
+    globalThis.WebSocket = FakeSocket;
+    FakeSocket.all = [];
+    try {
+      const adapter = new SessionAdapter(tandem, { serverUrl: 'ws://x/ws', watch: false, debug: false });
+      const [socket] = FakeSocket.all;
+      socket.open();
+      adapter.dispose();
+      assert.equal(socket.closedWith, 1000);
+      socket.drop(1000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(FakeSocket.all.length, 1);
+    } finally { globalThis.WebSocket = saved; }
+  });
 });
 
 describe('the URL options', () => {

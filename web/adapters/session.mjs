@@ -102,7 +102,7 @@ export class SessionAdapter {
   }
 
   dispose() {
-    this.#transport.stop(1001, 'page closed');
+    this.#transport.stop(1000, 'page closed');  // a page may send 1000 or 3000-4999, not 1001
     this.#session.delete();
   }
 }
