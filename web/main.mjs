@@ -26,7 +26,7 @@ async function boot() {
   try {
     const tandem = await loadTandem();
     performance.mark('tandem:module-ready');
-    const adapter = chooseAdapter(tandem, options, early);
+    const adapter = await chooseAdapter(tandem, options, early);
     const renderer = new DeferredRenderer();
     const lifecycle = feedLifecycle(adapter);
     wireActions(adapter, options);

@@ -21,9 +21,11 @@ function stand(mode, states) {
   };
 }
 const checks = { server: () => 'server', offline: () => 'offline' };
+// The switch lands once the offline adapter's module has loaded (a promise): let it.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the fallback to the offline mode', () => {
-  test('a socket that fails before ever opening switches once, and the check follows', () => {
+  test('a socket that fails before ever opening switches once, and the check follows', async () => {
     const session = stand('play', ['connecting', 'waiting', 'connecting', 'waiting']);
     const offline = stand('offline', ['local']);
     let made = 0;
@@ -31,39 +33,64 @@ describe('the fallback to the offline mode', () => {
     assert.equal(a.actions.checkAgainstNative(), 'server');
     for (let t = 1; t <= 5; ++t) a.advance(t, 8);
     assert.equal(made, 1);
+    await settle();
+    for (let t = 6; t <= 7; ++t) a.advance(t, 8);
+    assert.equal(made, 1);
     assert.equal(a.mode, 'offline');
     assert.deepEqual(session.calls.at(-1), ['dispose']);
     assert.equal(a.actions.checkAgainstNative(), 'offline');
     assert.equal(a.actions.downloadReplay(), 'offline');
   });
 
-  test('a socket that opened and then closed or was refused never switches', () => {
+  test('a socket that opened and then closed or was refused never switches', async () => {
     for (const states of [['connecting', 'open', 'waiting', 'connecting', 'waiting'], ['open', 'closed']]) {
       const session = stand('play', states);
       let made = 0;
       const a = new FallbackAdapter(session, () => { made += 1; return stand('offline', ['local']); }, checks);
       for (let t = 1; t <= 8; ++t) a.advance(t, 8);
+      await settle();
       assert.equal(made, 0, states.join(' '));
       assert.equal(a.mode, 'play');
     }
   });
 
-  test('a hello refused between two frames (open, then closed, never seen open) is the session\'s to show, not a switch', () => {
+  test('a hello refused between two frames (open, then closed, never seen open) is the session\'s to show, not a switch', async () => {
     const session = stand('play', ['connecting', { state: 'closed', everOpened: true }]);
     let made = 0;
     const a = new FallbackAdapter(session, () => { made += 1; return stand('offline', ['local']); }, checks);
     for (let t = 1; t <= 4; ++t) a.advance(t, 8);
+    await settle();
     assert.equal(made, 0);
     assert.equal(a.mode, 'play');
   });
 
-  test('a switch while the page is away tells the offline adapter it is away', () => {
+  test('a switch while the page is away tells the offline adapter it is away', async () => {
     const offline = stand('offline', ['local']);
     const a = new FallbackAdapter(stand('play', ['waiting']), () => offline, checks);
     a.onSuspend(100);
     a.advance(150, 8);
+    await settle();
     assert.deepEqual(offline.calls[0], ['suspend', 150]);
     a.onResume(900);
     assert.deepEqual(offline.calls.at(-1), ['resume', 900]);
+  });
+
+  test('until the offline adapter has loaded, the failed session stays in place; it is disposed at the swap', async () => {
+    const session = stand('play', ['waiting']);
+    const offline = stand('offline', ['local']);
+    let arrive;
+    const a = new FallbackAdapter(session, () => new Promise((resolve) => { arrive = resolve; }), checks);
+    a.advance(1, 8);
+    a.advance(2, 8);
+    assert.equal(a.mode, 'play');
+    assert.ok(!session.calls.some(([c]) => c === 'dispose'));
+    a.onSuspend(3);  // away after the switch was decided, before it landed
+    arrive(offline);
+    await settle();
+    assert.equal(a.mode, 'offline');
+    assert.deepEqual(session.calls.at(-1), ['dispose']);
+    assert.deepEqual(offline.calls[0], ['suspend', 3]);
+    a.advance(4, 8);
+    assert.deepEqual(offline.calls.at(-1), ['advance', 4]);
   });
 });

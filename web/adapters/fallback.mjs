@@ -2,6 +2,8 @@
 // ever opened (nothing listens at the address), the page switches once to the offline mode
 // (a Room in the tab) and says so. A socket that opened and then closed or was refused is the
 // session's business (reconnect, back off, show the refusal), never a reason to switch.
+// The offline adapter may arrive later than the decision (its module is imported then): until
+// it does, the session stays in place, failed, and is disposed at the swap.
 
 export class FallbackAdapter {
   #inner;
@@ -12,7 +14,7 @@ export class FallbackAdapter {
 
   /**
    * @param {object} first the server session's adapter
-   * @param {() => object} makeFallback builds the offline adapter, once, when needed
+   * @param {() => object | Promise<object>} makeFallback builds the offline adapter, once, when needed
    * @param {{server: object, offline: object}} checks the check-against-native action for each
    */
   constructor(first, makeFallback, checks) {
@@ -43,9 +45,16 @@ export class FallbackAdapter {
     if (state === 'open' || everOpened) this.#everOpen = true;
     if (this.#everOpen || !['waiting', 'failed', 'closed'].includes(state)) return;
     this.#fellBack = true;
-    this.#inner.dispose();
-    this.#inner = this.#makeFallback();
-    if (this.#suspendedAtMs !== null) this.#inner.onSuspend(nowMs);
+    Promise.resolve(this.#makeFallback()).then((fallback) => {
+      this.#inner.dispose();
+      this.#inner = fallback;
+      // Away since the switch, or since the page went away after it.
+      if (this.#suspendedAtMs !== null) fallback.onSuspend(Math.max(nowMs, this.#suspendedAtMs));
+    }, (error) => {
+      // The offline mode's files did not load (the host went away with the server): the session
+      // stays, and reconnects with backoff should the server come back.
+      console.error('tandem: the offline mode did not load', error);
+    });
   }
 
   onSuspend(nowMs) { this.#suspendedAtMs = nowMs; this.#inner.onSuspend(nowMs); }

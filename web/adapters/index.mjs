@@ -2,19 +2,20 @@
 // not ask for ?offline or a ?scenario (falling back to the offline mode when no server answers
 // at all); the offline mode (a Room in the tab) for ?offline; the local stand-in for
 // ?scenario=NAME and for a module without a Room. It chooses from the URL and what the module
-// offers; it never looks inside a message.
+// offers; it never looks inside a message. The offline and local adapters are imported only when
+// chosen: a page with a server never loads them, and its first verified tick does not wait for
+// two more files.
 import { FallbackAdapter } from './fallback.mjs';
-import { LocalAdapter } from './local.mjs';
-import { OfflineAdapter } from './offline.mjs';
 import { SessionAdapter } from './session.mjs';
 
 /**
  * @param {object} tandem the loaded ES module
  * @param {ReturnType<typeof import('../options.mjs').parseOptions>} options
  * @param {import('../transport.mjs').Transport | null} [early] early.mjs's socket; closed here when no session takes it
+ * @returns {Promise<object>} at once (no import) for the server session
  */
-export function chooseAdapter(tandem, options, early = null) {
-  const adapter = choose(tandem, options, early);
+export async function chooseAdapter(tandem, options, early = null) {
+  const adapter = await choose(tandem, options, early);
   if (early !== null && !(adapter instanceof FallbackAdapter)) early.stop(1000, 'not needed');
   return adapter;
 }
@@ -30,10 +31,15 @@ function choose(tandem, options, early) {
     adapter.actions = { ...adapter.actions, checkAgainstNative: check(false) };
     return adapter;
   };
-  const local = (reason) => withCheck(new LocalAdapter(tandem, { scenario: options.scenario, watch: options.watch, seed: options.seed, pellets: options.pellets, reason }));
-  const offline = (reason) => (typeof tandem.ScriptedBot === 'function'
-    ? withCheck(new OfflineAdapter(tandem, { watch: options.watch, debug: options.debug, lockstep: options.lockstep, predictWindow: options.predictWindow, seed: options.seed, pellets: options.pellets, reason }))
-    : local(`${reason}; this build of the module has no Room`));
+  const local = async (reason) => {
+    const { LocalAdapter } = await import('./local.mjs');
+    return withCheck(new LocalAdapter(tandem, { scenario: options.scenario, watch: options.watch, seed: options.seed, pellets: options.pellets, reason }));
+  };
+  const offline = async (reason) => {
+    if (typeof tandem.ScriptedBot !== 'function') return local(`${reason}; this build of the module has no Room`);
+    const { OfflineAdapter } = await import('./offline.mjs');
+    return withCheck(new OfflineAdapter(tandem, { watch: options.watch, debug: options.debug, lockstep: options.lockstep, predictWindow: options.predictWindow, seed: options.seed, pellets: options.pellets, reason }));
+  };
   if (options.scenario !== null) return local('?scenario: no server involved');
   if (options.offline) return offline('asked for with ?offline');
   if (typeof tandem.ClientSession !== 'function') return local('this build of the module has no client session yet');
