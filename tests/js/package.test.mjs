@@ -24,6 +24,19 @@ describe('the package', () => {
     for (const file of manifest.files) assert.ok(existsSync(join(packageDir, file)), `${file} is in the package`);
   });
 
+  test('the module starts and steps where code generation from strings is forbidden (a page under a CSP without \'unsafe-eval\')', () => {
+    writeFileSync(join(project, 'no-eval.mjs'), `
+      let evalRefused = false;
+      try { new Function('return 1'); } catch { evalRefused = true; }
+      const tandem = await (await import('tandem')).default();
+      const session = new tandem.ClientSession({ nowMs: 0 });
+      session.delete();
+      console.log(JSON.stringify({ evalRefused, stream: tandem.runScenario('orbits', 4, 2).map((e) => e.tick) }));
+    `);
+    const out = JSON.parse(execFileSync(process.execPath, ['--disallow-code-generation-from-strings', 'no-eval.mjs'], { cwd: project, encoding: 'utf8' }));
+    assert.deepEqual(out, { evalRefused: true, stream: [0, 2, 4] });
+  });
+
   test('a bare import of the installed package works in Node with no flags or options', () => {
     writeFileSync(join(project, 'main.mjs'), `
       const tandem = await (await import('tandem')).default();
