@@ -5,10 +5,10 @@
 // the predicting page's re-simulation per frame in Chromium at a 100 ms round trip while a
 // second player, a Node client, steers every tick. Run by hand, not a test:
 //   node tests/e2e/page-figures.mjs [--repeat N] [--only first,step,catchup,bytes,weight,predict]
-//        [--baseline TANDEM_BINARY:WEB_DIR] [--predict-packages DIR,DIR... --rounds N]
+//        [--baseline TANDEM_BINARY:WEB_DIR[:PACKAGE_DIR]]... [--predict-packages DIR,DIR... --rounds N]
 //        [--predict-variants default,window=4,pellets=256,window=4+pellets=256...] [--floor]
-// (after build-scripts/build native and wasm). --baseline measures the first verified tick of
-// another build and page too, alternating with this one's in the same sitting (a loaded
+// (after build-scripts/build native and wasm). --baseline (repeatable) measures the first verified tick of
+// another build and page (and wasm package, when named) too, alternating with this one's in the same sitting (a loaded
 // machine's wall times are only comparable side by side). --predict-packages measures the
 // predict figure with each wasm package named (e.g. a copy of build/wasm/package from before a
 // change), one server each, alternating, --rounds times. --floor measures the first verified
@@ -33,7 +33,7 @@ const { values } = parseArgs({ options: {
   ticks: { type: 'string', default: '200' },
   warmup: { type: 'string', default: '100' },
   only: { type: 'string', default: 'first,step,catchup,bytes,weight' },
-  baseline: { type: 'string' },
+  baseline: { type: 'string', multiple: true },
   'predict-packages': { type: 'string' },
   'predict-variants': { type: 'string', default: 'default' },
   floor: { type: 'boolean', default: false },
@@ -350,10 +350,11 @@ try {
     // after one untimed load per server: a server's first request for a file is answered as
     // it is while the file is compressed, and a person is rarely a server's first visitor.
     const servers = [['', server]];
-    if (values.baseline) {
-      const [binary, web] = values.baseline.split(':');
-      servers.push([' (baseline)', await startTandemServe({ binary, web })]);
-      console.log(`# baseline: ${binary} serving ${web} at ${servers[1][1].origin}`);
+    for (const [i, baseline] of (values.baseline ?? []).entries()) {
+      const [binary, web, packageDir] = baseline.split(':');
+      const label = values.baseline.length === 1 ? ' (baseline)' : ` (baseline ${i + 1})`;
+      servers.push([label, await startTandemServe({ binary, web, ...(packageDir ? { packageDir } : {}) })]);
+      console.log(`# baseline${label.slice(10, -1)}: ${binary} serving ${web}${packageDir ? ` with ${packageDir}` : ''} at ${servers.at(-1)[1].origin}`);
     }
     if (values.floor) {
       servers.push([' (floor: compile, connect, verify; nothing drawn)', await startTandemServe({ web: new URL('./floor', import.meta.url).pathname })]);
