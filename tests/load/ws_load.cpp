@@ -7,7 +7,15 @@
 // Columns: server_cpu_share and step_share are cores (CPU seconds per second) of the whole
 // server and of its world step; *_ns_per_frame divide the server's CPU (all of it, or without
 // the step) by the frames it sent; ratio_without_step is the latter over the bare send().
+// timer_floor_* is the lateness floor beside the server's tick lateness: a thread that does
+// nothing but wake at the tick's rate on absolute deadlines (timerfd and epoll, as the server's
+// Asio timer does), on the server's core (--timer-floor-cpu) at real-time priority where the
+// system allows it (timer_floor_policy=fifo; otherwise other, which competes with the server).
+// What it sees late is the kernel's and the host's delivery of a wake-up, which no server on
+// that core can beat.
 #include <arpa/inet.h>
+#include <pthread.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
@@ -15,6 +23,8 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -23,6 +33,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -233,8 +244,61 @@ double bare_send_ns(uint32_t count, uint32_t bytes, uint32_t rounds) {
 
 }  // namespace
 
+// The timer floor (see the top): wakes every `period` on absolute deadlines until `stop`,
+// recording each wake-up's lateness while `measuring`. Pinned to `cpu` when it is >= 0.
+struct TimerFloor {
+    std::atomic<bool> measuring{false};
+    std::atomic<bool> stop{false};
+    std::vector<int64_t> lateness_ns;
+    bool fifo = false;
+
+    void run(int64_t period, int cpu) {
+        if (cpu >= 0) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(cpu, &set);
+            pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+        }
+        sched_param param{};
+        param.sched_priority = 1;
+        fifo = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0;
+        const int timer = ::timerfd_create(CLOCK_MONOTONIC, 0);
+        const int poll = ::epoll_create1(0);
+        epoll_event ev{};
+        ev.events = EPOLLIN;
+        ::epoll_ctl(poll, EPOLL_CTL_ADD, timer, &ev);
+        lateness_ns.reserve(1 << 16);
+        for (int64_t deadline = now_ns() + period; !stop.load(std::memory_order_relaxed); deadline += period) {
+            itimerspec at{};
+            at.it_value.tv_sec = deadline / 1'000'000'000;
+            at.it_value.tv_nsec = deadline % 1'000'000'000;
+            ::timerfd_settime(timer, TFD_TIMER_ABSTIME, &at, nullptr);
+            epoll_event out{};
+            if (::epoll_wait(poll, &out, 1, 1000) != 1) continue;
+            uint64_t expirations = 0;
+            if (::read(timer, &expirations, sizeof expirations) < 0) continue;
+            const int64_t late = now_ns() - deadline;
+            if (measuring.load(std::memory_order_relaxed)) lateness_ns.push_back(late);
+            // A wake-up later than a whole period skips the deadlines it missed, as a tick loop would.
+            if (late > period) deadline += (late / period) * period;
+        }
+        ::close(poll);
+        ::close(timer);
+    }
+
+    // The q-quantile in microseconds (nearest rank), 0 with no samples.
+    double quantile_us(double q) {
+        if (lateness_ns.empty()) return 0;
+        std::vector<int64_t> sorted = lateness_ns;
+        std::sort(sorted.begin(), sorted.end());
+        const auto rank = static_cast<size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
+        return static_cast<double>(sorted[rank]) * 1e-3;
+    }
+};
+
 // usage: ws_load --port N [--players P] [--watchers W] [--seconds S] [--hz 60] [--message-bytes 13]
-//                [--server-pid PID] [--fingerprint HEX (the real room's protocol)]
+//                [--server-pid PID] [--fingerprint HEX (the real room's protocol)] [--timer-floor-cpu C]
+//                [--ack-burst 1]
 // Prints one line of key=value figures.
 int main(int argc, char** argv) {
     const auto port = static_cast<uint16_t>(option(argc, argv, "--port", 0));
@@ -244,6 +308,12 @@ int main(int argc, char** argv) {
     const auto hz = option(argc, argv, "--hz", 60);
     const auto message_bytes = static_cast<uint32_t>(option(argc, argv, "--message-bytes", 13));
     const auto server_pid = static_cast<long>(option(argc, argv, "--server-pid", 0));
+    const auto floor_cpu = static_cast<int>(option(argc, argv, "--timer-floor-cpu", -1));
+    // Each client acks every sixth tick (ten times a second at 60 Hz), on its own phase: pages'
+    // ack timers are independent, so a room receives about a sixth of its acks each tick.
+    // --ack-burst 1 makes every client ack on the same tick instead (all 1,000 acks of a
+    // second's tenth in one burst), the synchronised worst case.
+    const bool ack_spread = option(argc, argv, "--ack-burst", 0) == 0;
     // Protocol mode (the real room): a hello with this fingerprint hash, inputs as the
     // protocol's steer, and an ack of the newest frame ten times a second, as a page does.
     const char* fingerprint_hex = nullptr;
@@ -323,9 +393,12 @@ int main(int argc, char** argv) {
                         send_all(clients[p].fd, frame.data(), frame.size());
                         ++sent;
                     }
-                    if (protocol && timer_ticks % (hz / 10 == 0 ? 1 : hz / 10) == 0) {
-                        for (const Client& c : clients) {
+                    const uint64_t ack_every = hz / 10 == 0 ? 1 : hz / 10;
+                    if (protocol && (ack_spread || timer_ticks % ack_every == 0)) {
+                        for (uint32_t i = 0; i < clients.size(); ++i) {
+                            const Client& c = clients[i];
                             if (c.frame_tick == 0) continue;
+                            if (ack_spread && (timer_ticks + i) % ack_every != 0) continue;
                             // u8 0x03 | u8 holds world | u64 tick | u64 digest
                             std::vector<uint8_t> ack = {0x03, 1};
                             little(ack, c.frame_tick, 8);
@@ -346,13 +419,19 @@ int main(int argc, char** argv) {
             }
         }
     };
+    TimerFloor timer_floor;
+    std::thread floor_thread([&] { timer_floor.run(period, floor_cpu); });
     run_until(now_ns() + 1'000'000'000);  // settle: the handshakes' aftermath, unmeasured
     for (Client& c : clients) c.bytes = 0;
     sent = 0;
     const std::string before = scrape(port);
     const int64_t cpu_before = server_pid ? process_cpu_ns(server_pid) : 0;
     const int64_t started = now_ns();
+    timer_floor.measuring = true;
     run_until(started + static_cast<int64_t>(seconds) * 1'000'000'000);
+    timer_floor.measuring = false;
+    timer_floor.stop = true;
+    floor_thread.join();
     const double elapsed = static_cast<double>(now_ns() - started) * 1e-9;
     const int64_t cpu_after = server_pid ? process_cpu_ns(server_pid) : 0;
     const std::string after = scrape(port);
@@ -386,7 +465,8 @@ int main(int argc, char** argv) {
                 "bytes_per_client_per_s=%.0f mean_message=%.0f largest_message=%u server_cpu_share=%.3f "
                 "step_share=%.3f server_cpu_ns_per_frame=%.0f without_step_ns_per_frame=%.0f bare_send_ns=%.0f "
                 "ratio_without_step=%.2f lateness_p50_us=%.0f lateness_p99_us=%.0f "
-                "lateness_max_us=%.0f late_ticks=%.0f dropped_ticks=%.0f rss_mb=%.1f client_read_per_s=%.0f\n",
+                "lateness_max_us=%.0f late_ticks=%.0f dropped_ticks=%.0f rss_mb=%.1f client_read_per_s=%.0f "
+                "timer_floor_p50_us=%.0f timer_floor_p99_us=%.0f timer_floor_max_us=%.0f timer_floor_policy=%s\n",
                 players, watchers, elapsed, static_cast<double>(sent) / elapsed, frames / elapsed / recipients_d,
                 delta("tandem_ws_bytes_sent_total") / elapsed / recipients_d, mean_message, largest,
                 server_cpu * 1e-9 / elapsed, step_ns * 1e-9 / elapsed, server_cpu_per_frame, rest_per_frame, floor_ns,
@@ -395,6 +475,7 @@ int main(int argc, char** argv) {
                 1e6 * figure(after, "tandem_tick_lateness_window_seconds{quantile=\"0.99\"}"),
                 1e6 * figure(after, "tandem_tick_lateness_window_seconds{quantile=\"1\"}"),
                 delta("tandem_late_ticks_total"), delta("tandem_dropped_ticks_total"),
-                figure(after, "process_resident_memory_bytes") / 1e6, per_client);
+                figure(after, "process_resident_memory_bytes") / 1e6, per_client, timer_floor.quantile_us(0.5),
+                timer_floor.quantile_us(0.99), timer_floor.quantile_us(1.0), timer_floor.fifo ? "fifo" : "other");
     return 0;
 }
