@@ -281,6 +281,14 @@ public:
     // posted behind what is ready (the tick timer, reads): at 1,000 watchers a tick's sends
     // take several milliseconds, and the next tick must not wait behind all of them.
     bool batching() const { return batching_; }
+    // Runs the tick now if its boundary has passed. Called before each WebSocket read is
+    // handled: when many sockets are ready at once the reactor queues all their reads ahead of
+    // the timer's handler, and a due tick would otherwise wait for every one of them (at 1,000
+    // watchers, a burst of acks is milliseconds of reads). With this it waits for one handler.
+    // The timer's own wait is re-armed by the tick and finds nothing due.
+    void tick_if_due() {
+        if (loop_ && !draining_ && now_ns() >= loop_->next_boundary_ns()) on_tick();
+    }
     void flush_later(std::shared_ptr<WsSession> s) { to_flush_.push_back(std::move(s)); }
     void flush_batch();
     void send_slice();
@@ -537,6 +545,10 @@ void WsSession::on_read(const error_code& ec, size_t bytes) {
         finish(std::move(ending));
         return;
     }
+    // A due tick first (see tick_if_due): this message then lands after it, as it arrived
+    // after the boundary. The tick may have closed this connection.
+    server_.tick_if_due();
+    if (finished_) return;
     if (close_after_queue_ || close_sent_) {
         // Closing: keep reading until the peer's close frame, but hand nothing more on.
         buffer_.consume(buffer_.size());
