@@ -4,7 +4,7 @@
 // hidden tab, bytes on the wire per client, the page's weight, and (predict, only when asked)
 // the predicting page's re-simulation per frame in Chromium at a 100 ms round trip while a
 // second player, a Node client, steers every tick. Run by hand, not a test:
-//   node tests/e2e/page-figures.mjs [--repeat N] [--only first,step,catchup,bytes,weight,predict]
+//   node tests/e2e/page-figures.mjs [--repeat N] [--ticks N] [--warmup N] [--only first,step,catchup,bytes,weight,predict]
 //        [--baseline TANDEM_BINARY:WEB_DIR[:PACKAGE_DIR]]... [--predict-packages DIR,DIR... --rounds N]
 //        [--predict-variants default,window=4,pellets=256,window=4+pellets=256...] [--floor]
 // (after build-scripts/build native and wasm). --baseline (repeatable) measures the first verified tick of
@@ -30,7 +30,9 @@ import { openDemo, sleep, startTandemServe, tandemBinary } from './lib/harness.m
 
 const { values } = parseArgs({ options: {
   repeat: { type: 'string', default: '5' },
-  ticks: { type: 'string', default: '200' },
+  // 1,000 ticks: the CPU times are read at 10 ms resolution, and 200 ticks of the small world
+  // (about 100 ms natively, two runs subtracted) moved its ratio by up to 20% on that alone.
+  ticks: { type: 'string', default: '1000' },
   warmup: { type: 'string', default: '100' },
   only: { type: 'string', default: 'first,step,catchup,bytes,weight' },
   baseline: { type: 'string', multiple: true },
@@ -395,7 +397,7 @@ try {
   }
 
   if (ONLY.has('step')) {
-    // 2. Step cost: Chromium page, Firefox page and native, interleaved in each repeat.
+    // 2. Step cost: native, Chromium page, Firefox page and native again, in each repeat.
     const cpage = await chromium.context.newPage();
     await cpage.goto(`${server.origin}/healthz`);
     await navigate(firefox.bidi, firefox.tab, `${server.origin}/healthz`);
@@ -403,15 +405,27 @@ try {
     const inFirefox = (expression) => evaluate(firefox.bidi, firefox.tab, expression);
     for (const name of ['trig', 'orbits']) {
       const runs = { native: { wall: [], cpu: [] }, chromium: { wall: [], cpu: [] }, firefox: { wall: [], cpu: [] } };
+      // Each repeat's browser CPU over the mean of the native runs just before and after it:
+      // the host's speed drifts by more than the goal's margin from one minute to the next, and
+      // a ratio within one repeat cancels what the drift does to both sides.
+      const paired = { chromium: [], firefox: [] };
+      const pairedWall = { chromium: [], firefox: [] };
       const digests = new Set([nativeDigest(name)]);
       for (let r = 0; r < REPEAT; ++r) {
+        const before = nativePerTick(name);
         const c = await pageStep(inChromium, chromium.pid, name, TICKS);
         const x = await pageStep(inFirefox, firefox.pid, name, TICKS);
-        const n = nativePerTick(name);
-        for (const [who, m] of [['chromium', c], ['firefox', x], ['native', n]]) {
+        const after = nativePerTick(name);
+        for (const [who, m] of [['chromium', c], ['firefox', x], ['native', before], ['native', after]]) {
           runs[who].wall.push(m.wallMs);
           runs[who].cpu.push(m.cpuMs);
         }
+        const native = (before.cpuMs + after.cpuMs) / 2;
+        const nativeWall = (before.wallMs + after.wallMs) / 2;
+        paired.chromium.push(c.cpuMs / native);
+        paired.firefox.push(x.cpuMs / native);
+        pairedWall.chromium.push(c.wallMs / nativeWall);
+        pairedWall.firefox.push(x.wallMs / nativeWall);
         digests.add(c.digest).add(x.digest);
       }
       console.log(`step ${name} (ticks ${WARMUP + 1}..${WARMUP + TICKS}), ms per tick:`);
@@ -420,6 +434,8 @@ try {
         if (who === 'native') continue;
         console.log(`            CPU ratio to native: best ${(best(runs[who].cpu) / best(runs.native.cpu)).toFixed(2)}x, ` +
           `median ${(median(runs[who].cpu) / median(runs.native.cpu)).toFixed(2)}x; wall ratio: best ${(best(runs[who].wall) / best(runs.native.wall)).toFixed(2)}x`);
+        console.log(`            CPU ratio within each repeat (native just before and after): ${spread(paired[who], (v) => `${v.toFixed(2)}x`)}`);
+        console.log(`            wall ratio within each repeat: ${spread(pairedWall[who], (v) => `${v.toFixed(2)}x`)}`);
       }
       console.log(`  same final digest everywhere: ${digests.size === 1 ? 'yes' : `NO (${[...digests].join(' ')})`}`);
     }
