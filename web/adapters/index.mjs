@@ -12,7 +12,7 @@ import { SessionAdapter } from './session.mjs';
  * @param {object} tandem the loaded ES module
  * @param {ReturnType<typeof import('../options.mjs').parseOptions>} options
  * @param {import('../transport.mjs').Transport | null} [early] early.mjs's socket; closed here when no session takes it
- * @returns {Promise<object>} at once (no import) for the server session
+ * @returns {Promise<object>} the adapter; for the server session it resolves without importing anything
  */
 export async function chooseAdapter(tandem, options, early = null) {
   const adapter = await choose(tandem, options, early);
