@@ -354,9 +354,9 @@ try {
     const servers = [['', server]];
     for (const [i, baseline] of (values.baseline ?? []).entries()) {
       const [binary, web, packageDir] = baseline.split(':');
-      const label = values.baseline.length === 1 ? ' (baseline)' : ` (baseline ${i + 1})`;
-      servers.push([label, await startTandemServe({ binary, web, ...(packageDir ? { packageDir } : {}) })]);
-      console.log(`# baseline${label.slice(10, -1)}: ${binary} serving ${web}${packageDir ? ` with ${packageDir}` : ''} at ${servers.at(-1)[1].origin}`);
+      const which = values.baseline.length === 1 ? '' : ` ${i + 1}`;
+      servers.push([` (baseline${which})`, await startTandemServe({ binary, web, ...(packageDir ? { packageDir } : {}) })]);
+      console.log(`# baseline${which}: ${binary} serving ${web}${packageDir ? ` with ${packageDir}` : ''} at ${servers.at(-1)[1].origin}`);
     }
     if (values.floor) {
       servers.push([' (floor: compile, connect, verify; nothing drawn)', await startTandemServe({ web: new URL('./floor', import.meta.url).pathname })]);
@@ -408,8 +408,7 @@ try {
       // Each repeat's browser CPU over the mean of the native runs just before and after it:
       // the host's speed drifts by more than the goal's margin from one minute to the next, and
       // a ratio within one repeat cancels what the drift does to both sides.
-      const paired = { chromium: [], firefox: [] };
-      const pairedWall = { chromium: [], firefox: [] };
+      const paired = { chromium: { wall: [], cpu: [] }, firefox: { wall: [], cpu: [] } };
       const digests = new Set([nativeDigest(name)]);
       for (let r = 0; r < REPEAT; ++r) {
         const before = nativePerTick(name);
@@ -420,12 +419,10 @@ try {
           runs[who].wall.push(m.wallMs);
           runs[who].cpu.push(m.cpuMs);
         }
-        const native = (before.cpuMs + after.cpuMs) / 2;
-        const nativeWall = (before.wallMs + after.wallMs) / 2;
-        paired.chromium.push(c.cpuMs / native);
-        paired.firefox.push(x.cpuMs / native);
-        pairedWall.chromium.push(c.wallMs / nativeWall);
-        pairedWall.firefox.push(x.wallMs / nativeWall);
+        for (const [who, m] of [['chromium', c], ['firefox', x]]) {
+          paired[who].cpu.push(m.cpuMs / ((before.cpuMs + after.cpuMs) / 2));
+          paired[who].wall.push(m.wallMs / ((before.wallMs + after.wallMs) / 2));
+        }
         digests.add(c.digest).add(x.digest);
       }
       console.log(`step ${name} (ticks ${WARMUP + 1}..${WARMUP + TICKS}), ms per tick:`);
@@ -434,8 +431,9 @@ try {
         if (who === 'native') continue;
         console.log(`            CPU ratio to native: best ${(best(runs[who].cpu) / best(runs.native.cpu)).toFixed(2)}x, ` +
           `median ${(median(runs[who].cpu) / median(runs.native.cpu)).toFixed(2)}x; wall ratio: best ${(best(runs[who].wall) / best(runs.native.wall)).toFixed(2)}x`);
-        console.log(`            CPU ratio within each repeat (native just before and after): ${spread(paired[who], (v) => `${v.toFixed(2)}x`)}`);
-        console.log(`            wall ratio within each repeat: ${spread(pairedWall[who], (v) => `${v.toFixed(2)}x`)}`);
+        const times = (v) => `${v.toFixed(2)}x`;
+        console.log(`            CPU ratio within each repeat (native just before and after): ${spread(paired[who].cpu, times)}`);
+        console.log(`            wall ratio within each repeat: ${spread(paired[who].wall, times)}`);
       }
       console.log(`  same final digest everywhere: ${digests.size === 1 ? 'yes' : `NO (${[...digests].join(' ')})`}`);
     }

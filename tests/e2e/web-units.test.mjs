@@ -75,13 +75,15 @@ function recorder(transport) {
   } };
 }
 
+// Runs body with the page's WebSocket replaced by FakeSocket (and no sockets made yet).
+const withFakeSocket = async (body) => {
+  const saved = globalThis.WebSocket;
+  globalThis.WebSocket = FakeSocket;
+  FakeSocket.all = [];
+  try { await body(); } finally { globalThis.WebSocket = saved; }
+};
+
 describe('the transport\'s early socket', () => {
-  const withFakeSocket = async (body) => {
-    const saved = globalThis.WebSocket;
-    globalThis.WebSocket = FakeSocket;
-    FakeSocket.all = [];
-    try { await body(); } finally { globalThis.WebSocket = saved; }
-  };
   const nextTask = () => new Promise((resolve) => setTimeout(resolve, 5));
 
   test('what happened before attach is handed over in order, then events go straight through', () => withFakeSocket(() => {
@@ -133,25 +135,19 @@ describe('the transport\'s early socket', () => {
 describe('the session adapter', () => {
   // The module's ClientSession, reduced to the calls the adapter makes.
   const tandem = { ClientSession: class {
-    deleted = false;
     onConnected() {} receive() {} onDisconnected() {} shouldReconnect() { return true; }
-    takeOutgoing() { return []; } get reconnectDelayMs() { return 250; } delete() { this.deleted = true; }
+    takeOutgoing() { return []; } get reconnectDelayMs() { return 250; } delete() {}
   } };
-  test('dispose closes a live socket with a code a page may send, and never reopens it', async () => {
-    const saved = globalThis.WebSocket;
-    globalThis.WebSocket = FakeSocket;
-    FakeSocket.all = [];
-    try {
-      const adapter = new SessionAdapter(tandem, { serverUrl: 'ws://x/ws', watch: false, debug: false });
-      const [socket] = FakeSocket.all;
-      socket.open();
-      adapter.dispose();
-      assert.equal(socket.closedWith, 1000);
-      socket.drop(1000);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      assert.equal(FakeSocket.all.length, 1);
-    } finally { globalThis.WebSocket = saved; }
-  });
+  test('dispose closes a live socket with a code a page may send, and never reopens it', () => withFakeSocket(async () => {
+    const adapter = new SessionAdapter(tandem, { serverUrl: 'ws://x/ws', watch: false, debug: false });
+    const [socket] = FakeSocket.all;
+    socket.open();
+    adapter.dispose();
+    assert.equal(socket.closedWith, 1000);
+    socket.drop(1000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(FakeSocket.all.length, 1);
+  }));
 });
 
 describe('the URL options', () => {
