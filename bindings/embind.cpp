@@ -1,4 +1,5 @@
-// The one Embind file: exposes the core and the world to JavaScript, and decides nothing.
+// The core and the arena's world for JavaScript (embind_net.cpp has the net layer), deciding
+// nothing.
 // Validation, defaults and idiomatic names live in tandem.mjs. Every failure the C++ side can
 // report comes back as a value: the module is built without C++ exception support, where a
 // throw would abort it, so nothing reachable from here may throw (the world returns Results).
@@ -18,8 +19,10 @@
 #include "tandem/core/fixed.hpp"
 #include "tandem/core/noise.hpp"
 #include "tandem/core/timestep.hpp"
-#include "tandem/world/scenario.hpp"
-#include "tandem/world/world.hpp"
+#include "arena/scenario.hpp"
+#include "arena/sim.hpp"
+#include "tandem/sim/codec.hpp"
+#include "tandem/sim/scenario.hpp"
 #include "js_bytes.hpp"
 #include "js_config.hpp"
 
@@ -105,18 +108,20 @@ double periodic_pending_ns(const Periodic& p) { return ns_number(p.pending_ns())
 double periodic_remaining_ns(const Periodic& p) { return ns_number(p.remaining_ns()); }
 void periodic_reset(Periodic& p) { p.reset(); }
 
-namespace w = tandem::world;
+namespace w = arena;
+namespace sim = tandem::sim;
 using tandem::bindings::copy_in;
 using tandem::bindings::copy_out;
 
-// ---- Inputs: the world's canonical 13-byte records are the only form an input takes into
-// the world. Objects from JS are written into records by append_input and every record is read
-// back by read_input, so the ES module, the wire and replays share one encoding.
+// ---- Inputs: the arena's canonical 13-byte records (the kit's input codec over
+// arena::Sim) are the only form an input takes into the world. Objects from JS are written
+// into records by append_input and every record is read back by decode_input, so the ES
+// module, the wire and replays share one encoding.
 
 // The kind names JS uses, indexed by the kind byte of the encoding (InputKind's value).
 constexpr std::string_view kind_names[] = {"join", "leave", "steer"};
 static_assert(static_cast<uint8_t>(w::InputKind::join) == 0 && static_cast<uint8_t>(w::InputKind::leave) == 1 &&
-              static_cast<uint8_t>(w::InputKind::steer) == 2 && std::size(kind_names) == 3);
+              static_cast<uint8_t>(w::InputKind::command) == 2 && std::size(kind_names) == 3);
 
 val input_kind_names() {
     val out = val::array();
@@ -138,8 +143,8 @@ void append_objects(const val& inputs, std::vector<uint8_t>& out) {
             if (kind == kind_names[k]) input.kind = static_cast<w::InputKind>(k);
         }
         const val target = o["target"];
-        input.target = tandem::Vec2{fx(target["x"].as<int32_t>()), fx(target["y"].as<int32_t>())};
-        w::append_input(out, input);
+        input.command.target = tandem::Vec2{fx(target["x"].as<int32_t>()), fx(target["y"].as<int32_t>())};
+        sim::append_input<w::Sim>(out, input);
     }
 }
 
@@ -149,8 +154,9 @@ void append_objects(const val& inputs, std::vector<uint8_t>& out) {
 val read_records(std::span<const uint8_t> bytes, std::vector<w::Input>& out) {
     out.clear();
     uint32_t index = 0;
-    for (std::size_t at = 0; at < bytes.size(); at += w::input_wire_bytes, ++index) {
-        const auto read = w::read_input(bytes.subspan(at, std::min<std::size_t>(w::input_wire_bytes, bytes.size() - at)));
+    const std::size_t record = sim::input_bytes<w::Sim>();
+    for (std::size_t at = 0; at < bytes.size(); at += record, ++index) {
+        const auto read = sim::decode_input<w::Sim>(bytes.subspan(at, std::min<std::size_t>(record, bytes.size() - at)));
         if (!read) {
             val refusal = val::object();
             refusal.set("index", index);
@@ -182,8 +188,8 @@ val inputs_decode(const val& js_bytes) {
         o.set("player", input.player);
         o.set("kind", std::string(kind_names[static_cast<uint8_t>(input.kind)]));
         val target = val::object();
-        target.set("x", input.target.x.raw());
-        target.set("y", input.target.y.raw());
+        target.set("x", input.command.target.x.raw());
+        target.set("y", input.command.target.y.raw());
         o.set("target", target);
         out.call<void>("push", o);
     }
@@ -223,7 +229,7 @@ constexpr const char* knob_type() {
 val config_knobs() {
     val out = val::array();
     const w::WorldConfig defaults = w::default_config();
-    for_each_config_field(defaults, [&](std::string_view name, auto field) {
+    w::for_each_config_field(defaults, [&](std::string_view name, auto field) {
         val o = val::object();
         o.set("name", camel(name));
         o.set("type", std::string(knob_type<decltype(field)>()));
@@ -266,7 +272,7 @@ val world_step_objects(WorldBox& b, const val& inputs) {
 }
 
 std::string world_digest(const WorldBox& b) { return hex64(w::digest(b.world)); }
-val world_section_digests(const WorldBox& b) { return tandem::bindings::sections_to_js(w::section_digests(b.world)); }
+val world_section_digests(const WorldBox& b) { return tandem::bindings::sections_to_js<w::Sim>(w::section_digests(b.world)); }
 val world_snapshot(const WorldBox& b) { return copy_out(w::encode(b.world)); }
 // A world, or the decoder's typed reason as its stable name ("truncated", "bad_magic", ...).
 val world_from_snapshot(const val& bytes) {
@@ -397,7 +403,7 @@ val scenario_run(const std::string& name, uint32_t ticks, uint32_t every) {
     if (!s) return val(std::string(s.message()));
     w::World world = w::start(*s);
     val out = val::array();
-    w::digest_stream(*s, world, ticks, every, [&](const w::StreamPoint& p) {
+    sim::digest_stream<w::Sim>(*s, world, ticks, every, [&](const sim::StreamPoint& p) {
         val o = val::object();
         o.set("tick", static_cast<double>(p.tick));
         o.set("digest", hex64(p.digest));

@@ -1,4 +1,4 @@
-// The world's config and section digests as JavaScript sees them, shared by the Embind files
+// The arena's config and a game's section digests as JavaScript sees them, shared by the Embind files
 // (embind.cpp's World, embind_net.cpp's Room). The config: every knob of WorldConfig by
 // for_each_config_field under its camelCase name; a u32 knob a number, an Fx knob its raw
 // int32, the u64 seed as {hi, lo} (two u32 words: a JS number cannot hold it and BigInt would
@@ -14,7 +14,8 @@
 
 #include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
-#include "tandem/world/world.hpp"
+#include "arena/sim.hpp"
+#include "tandem/sim/state.hpp"
 
 namespace tandem::bindings {
 
@@ -27,9 +28,9 @@ inline std::string camel(std::string_view snake) {
     return out;
 }
 
-inline emscripten::val config_to_js(const world::WorldConfig& config) {
+inline emscripten::val config_to_js(const arena::WorldConfig& config) {
     emscripten::val out = emscripten::val::object();
-    for_each_config_field(config, [&](std::string_view name, auto field) {
+    arena::for_each_config_field(config, [&](std::string_view name, auto field) {
         using Field = decltype(field);
         if constexpr (std::is_same_v<Field, uint64_t>) {
             emscripten::val words = emscripten::val::object();
@@ -47,9 +48,9 @@ inline emscripten::val config_to_js(const world::WorldConfig& config) {
 
 // default_config() with the knobs the caller set. tandem.mjs has checked each one's type and
 // that it is a knob; the ranges are left to validate().
-inline world::WorldConfig config_from_js(const emscripten::val& overrides) {
-    world::WorldConfig config = world::default_config();
-    for_each_config_field(config, [&](std::string_view name, auto& field) {
+inline arena::WorldConfig config_from_js(const emscripten::val& overrides) {
+    arena::WorldConfig config = arena::default_config();
+    arena::for_each_config_field(config, [&](std::string_view name, auto& field) {
         const emscripten::val v = overrides[camel(name)];
         if (v.isUndefined()) return;
         using Field = std::remove_reference_t<decltype(field)>;
@@ -58,29 +59,27 @@ inline world::WorldConfig config_from_js(const emscripten::val& overrides) {
         } else if constexpr (std::is_same_v<Field, uint32_t>) {
             field = v.as<uint32_t>();
         } else {
-            field = Fx::from_raw(v.as<int32_t>());
+            field = tandem::Fx::from_raw(v.as<int32_t>());
         }
     });
     return config;
 }
 
 // validate()'s refusal as {field, code, message}, which tandem.mjs turns into a RangeError.
-inline emscripten::val config_refusal(world::ConfigError error) {
+inline emscripten::val config_refusal(arena::ConfigError error) {
     emscripten::val refusal = emscripten::val::object();
-    refusal.set("field", camel(world::config_field(error)));
+    refusal.set("field", camel(arena::config_field(error)));
     refusal.set("code", std::string(error_name(error)));
     refusal.set("message", std::string(describe(error)));
     return refusal;
 }
 
-// {config, wells, pellets, scores, rng}, each as hex.
-inline emscripten::val sections_to_js(const world::SectionDigests& d) {
+// The game's section digests by name ({config, wells, pellets, scores, rng} for the arena),
+// each as hex.
+template <class G>
+emscripten::val sections_to_js(const sim::SectionDigests<G>& d) {
     emscripten::val out = emscripten::val::object();
-    out.set("config", hex64(d.config));
-    out.set("wells", hex64(d.wells));
-    out.set("pellets", hex64(d.pellets));
-    out.set("scores", hex64(d.scores));
-    out.set("rng", hex64(d.rng));
+    for (uint32_t s = 0; s < sim::section_count<G>; ++s) out.set(std::string(G::sections[s]), hex64(d[s]));
     return out;
 }
 

@@ -1,9 +1,8 @@
-// The `tandem` commands: run (digest stream, from tick 0 or from a snapshot), dump (canonical
-// state), snapshot (encoded world at a tick), replay (re-run a recorded match and check its
-// digests), scenarios, version. Output is the contract the
-// cross-build check diffs, so it must depend on nothing but the simulation: no timings, no
-// locale, no host-dependent formatting. What the command line accepts is listed once, in the
-// tables below; every message and help text is built from them.
+// The `tandem` command line: parsing, help and dispatch to the commands of the game asked for
+// (--game; commands.hpp writes each command once over the seam, games.cpp lists the games).
+// Output is the contract the cross-build check diffs, so it must depend on nothing but the
+// simulation: no timings, no locale, no host-dependent formatting. What the command line
+// accepts is listed once, in the tables below; every message and help text is built from them.
 #include "cli/cli.hpp"
 
 #include <algorithm>
@@ -11,10 +10,9 @@
 #include <iterator>
 #include <ostream>
 
+#include "cli/games.hpp"
+#include "tandem/core/bytes.hpp"
 #include "tandem/core/digest.hpp"
-#include "tandem/net/replay.hpp"
-#include "tandem/world/scenario.hpp"
-#include "tandem/world/world.hpp"
 #ifdef TANDEM_HAVE_SERVER
 #include "server/net_room.hpp"
 #endif
@@ -33,7 +31,7 @@ constexpr uint64_t max_ticks = 100'000'000;
 
 // ---- What the command line accepts ------------------------------------------------------
 
-enum class Flag : uint8_t { scenario, ticks, every, format, from, tick, out, dump_at, world };
+enum class Flag : uint8_t { game, scenario, ticks, every, format, from, tick, out, dump_at, world };
 
 struct FlagSpec {
     Flag flag;
@@ -42,6 +40,7 @@ struct FlagSpec {
     std::string_view expects;   // what a value must be ("" for --scenario, --format: the accepted names)
 };
 constexpr FlagSpec flag_specs[] = {
+    {Flag::game, "--game", "GAME", ""},
     {Flag::scenario, "--scenario", "NAME", ""},
     {Flag::ticks, "--ticks", "N", "a whole number of ticks"},
     {Flag::every, "--every", "K", "a whole number of ticks, at least 1"},
@@ -64,11 +63,13 @@ struct FlagUse {
     bool required;
 };
 // run needs --scenario or --world (checked after parsing: the table has no "one of").
-constexpr FlagUse run_flags[] = {{Flag::scenario, false}, {Flag::world, false}, {Flag::ticks, false},
-                                 {Flag::every, false},    {Flag::format, false}, {Flag::from, false}};
-constexpr FlagUse dump_flags[] = {{Flag::scenario, true}, {Flag::tick, true}};
-constexpr FlagUse snapshot_flags[] = {{Flag::scenario, true}, {Flag::tick, true}, {Flag::out, true}};
-constexpr FlagUse replay_flags[] = {{Flag::dump_at, false}};
+constexpr FlagUse run_flags[] = {{Flag::game, false},  {Flag::scenario, false}, {Flag::world, false},
+                                 {Flag::ticks, false}, {Flag::every, false},    {Flag::format, false},
+                                 {Flag::from, false}};
+constexpr FlagUse dump_flags[] = {{Flag::game, false}, {Flag::scenario, true}, {Flag::tick, true}};
+constexpr FlagUse snapshot_flags[] = {{Flag::game, false}, {Flag::scenario, true}, {Flag::tick, true}, {Flag::out, true}};
+constexpr FlagUse replay_flags[] = {{Flag::game, false}, {Flag::dump_at, false}};
+constexpr FlagUse game_only_flags[] = {{Flag::game, false}};
 
 constexpr std::string_view version_aliases[] = {"--version", "fingerprint"};
 
@@ -104,28 +105,36 @@ constexpr CommandSpec command_specs[] = {
      "  exits 1 after the stream (the file records the reference build's digest). A file that\n"
      "  cannot be read or does not parse, or a NAME that does not resolve, exits 1.\n"},
     {"dump", CommandKind::dump, {}, dump_flags, "print a scenario's canonical state at one tick",
-     "  Steps the scenario to tick N and prints the canonical state, one 'name value' line\n"
-     "  per field in digest order (Fx as raw Q16.16 integers), for diffing two builds.\n"},
+     "  Steps the scenario to tick N and prints the canonical state, one 'path value' line\n"
+     "  per field in the game's visit order (Fx as raw Q16.16 integers; list elements named by\n"
+     "  their keys, as wells[3].pos.x), then each section's digest and the digest, for diffing\n"
+     "  two builds.\n"},
     {"snapshot", CommandKind::snapshot, {}, snapshot_flags, "write a scenario's snapshot at one tick",
      "  Steps the scenario to tick N, writes its snapshot (the world's encoded bytes, the\n"
      "  same the wasm build writes and reads) to FILE and prints 'N DIGEST'. Resume it with\n"
      "  'tandem run --scenario NAME --from FILE'. A file that cannot be written exits 1.\n"},
-    {"scenarios", CommandKind::scenarios, {}, {}, "list the scenarios", "  Lists the scenarios with one line each.\n"},
-    {"version", CommandKind::version, version_aliases, {}, "print the version and the snapshot fingerprint",
-     "  Prints the version, the snapshot fingerprint (format, number format, simulation\n"
-     "  version; the same string the wasm build reports) and the simulation version.\n"},
+    {"scenarios", CommandKind::scenarios, {}, game_only_flags, "list a game's scenarios",
+     "  Lists the game's scenarios with one line each.\n"},
+    {"games", CommandKind::games, {}, {}, "list the games this command ships",
+     "  Lists the games with one line each: name, fingerprint, description. --game takes the\n"
+     "  name; without it every command runs the first game listed.\n"},
+    {"version", CommandKind::version, version_aliases, game_only_flags, "print the version and the snapshot fingerprint",
+     "  Prints the version, the game's snapshot fingerprint (format, number format, game and\n"
+     "  simulation version; the same string the wasm build reports) and its simulation version.\n"},
     {"serve", CommandKind::serve, {}, {}, "run the room and the page's server (tandem serve --help)",
      "  Runs the room and the page's server until a signal stops it (native g++ builds only).\n"
      "  Its options: tandem serve --help.\n",
      true},
     {"replay", CommandKind::replay, {}, replay_flags, "re-run a recorded match and check every digest",
      "  Reads a replay (what 'tandem serve --record FILE' writes, or a page's exported\n"
-     "  replay), re-runs it from its first baseline and compares the digest after every\n"
-     "  frame (and every later baseline) with this build's. Prints the ticks checked and\n"
-     "  exits 0 when all agree; on the first mismatch prints its tick and, when the replay\n"
-     "  holds the room's section digests there, the sections that differ (config, wells,\n"
-     "  pellets, scores, rng), and exits 1. A file that is no replay, is cut short or was\n"
-     "  written by another protocol or simulation exits 1 with the reason.\n"
+     "  replay) of any game this command ships (its header names the game's fingerprint;\n"
+     "  --game only checks it is that game), re-runs it from its first baseline and compares\n"
+     "  the digest after every frame (and every later baseline) with this build's. Prints the\n"
+     "  ticks checked and exits 0 when all agree; on the first mismatch prints its tick, the\n"
+     "  sections that differ when the replay holds the room's section digests there, and the\n"
+     "  fields that differ ('path replay-value this-build-value (section)') at the first state\n"
+     "  the replay holds at or after it, and exits 1. A file that is no replay, is cut short or\n"
+     "  was written by another protocol or simulation exits 1 with the reason.\n"
      "  --dump-at TICK prints this build's canonical state at that tick instead (as\n"
      "  'tandem dump' does), stepping on past any mismatch; a tick the replay does not\n"
      "  cover exits 2.\n",
@@ -151,14 +160,16 @@ std::string joined(const Range& items, std::string_view separator, Name name) {
     return out;
 }
 
-std::string scenario_names() { return world::scenario_names_accepted(); }
 std::string command_names() {
     return joined(command_specs, ", ", [](const CommandSpec& c) { return c.name; });
 }
 
-// What a flag's value must be, for messages: "accepted: a, b" or a phrase.
+// What a flag's value must be, for messages: "accepted: a, b" or a phrase. Scenario names
+// depend on the game, which the command line may name after --scenario: the default's here,
+// the chosen game's when the name is checked (resolve_game).
 std::string expects(Flag flag) {
-    if (flag == Flag::scenario) return "accepted: " + scenario_names();
+    if (flag == Flag::scenario) return "accepted: " + games().front().scenario_names();
+    if (flag == Flag::game) return "accepted: " + game_names();
     if (flag == Flag::format) return "accepted: " + joined(format_names, ", ", [](const FormatName& f) { return f.name; });
     return std::string(spec_of(flag).expects);
 }
@@ -214,10 +225,11 @@ std::optional<std::string> check_count(std::string_view flag, std::string_view t
 std::optional<std::string> apply_flag(Flag flag, std::string_view value, Command& cmd) {
     const std::string_view name = spec_of(flag).name;
     switch (flag) {
-    case Flag::scenario:
-        if (auto found = world::find_scenario(value); !found) return std::string(found.message());
-        cmd.scenario = std::string(value);
+    case Flag::game:
+        if (find_game(value) == nullptr) return "unknown game '" + std::string(value) + "' (" + expects(flag) + ")";
+        cmd.game = std::string(value);
         return std::nullopt;
+    case Flag::scenario: cmd.scenario = std::string(value); return std::nullopt;
     case Flag::ticks: return check_count(name, value, 0, max_ticks, cmd.ticks);
     case Flag::every: return check_count(name, value, 1, max_ticks, cmd.every);
     case Flag::tick: return check_count(name, value, 0, max_ticks, cmd.tick);
@@ -299,6 +311,11 @@ Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<con
                      expects(u.flag) + ")");
     }
     const auto given = [&](Flag f) { return std::find(seen.begin(), seen.end(), f) != seen.end(); };
+    // A scenario resolves in its game, which may come after it on the line.
+    if (given(Flag::scenario)) {
+        const GameEntry& game = *find_game(cmd.game);
+        if (auto problem = game.scenario_problem(cmd.scenario)) return usage(*problem);
+    }
     if (spec.kind == CommandKind::run) {
         if (given(Flag::world) && given(Flag::scenario)) return usage("run takes --scenario NAME or --world FILE, not both");
         if (given(Flag::world) && given(Flag::from)) return usage("run --world FILE starts at tick 0: --from is not accepted with it");
@@ -311,100 +328,10 @@ Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<con
     return cmd;
 }
 
-// ---- Output -----------------------------------------------------------------------------
+// ---- Running ----------------------------------------------------------------------------
 
-// A JSON string literal. The names and the fingerprint are plain ASCII today; escaping keeps
-// the document valid whatever a future name holds.
-std::string json_string(std::string_view text) {
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out = "\"";
-    for (const char ch : text) {
-        const auto u = static_cast<unsigned char>(ch);
-        if (ch == '"' || ch == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (u < 0x20) {
-            out += "\\u00";
-            out += hex[u >> 4];
-            out += hex[u & 15];
-        } else {
-            out += ch;
-        }
-    }
-    return out + "\"";
-}
-
-// The summary of a run, once for both formats. quoted: a phrase, quoted in text as in JSON;
-// string: a JSON string that text prints bare (a name, a digest).
-struct SummaryField {
-    std::string_view name;
-    std::string value;
-    enum Kind : uint8_t { number, string, quoted } kind;
-};
-std::vector<SummaryField> summary_fields(const world::Scenario& s, const world::World& w) {
-    return {{"scenario", std::string(s.name), SummaryField::string},
-            {"ticks", std::to_string(w.tick), SummaryField::number},
-            {"digest", hex64(world::digest(w)), SummaryField::string},
-            {"captures", std::to_string(w.captures), SummaryField::number},
-            {"wells", std::to_string(w.wells.size()), SummaryField::number},
-            {"pellets", std::to_string(w.pellets.size()), SummaryField::number},
-            {"fingerprint", world::fingerprint(), SummaryField::quoted}};
-}
-
-void print_summary_text(std::ostream& out, const world::Scenario& s, const world::World& w) {
-    out << "summary";
-    for (const SummaryField& f : summary_fields(s, w)) {
-        out << ' ' << f.name << '=' << (f.kind == SummaryField::quoted ? json_string(f.value) : f.value);
-    }
-    out << '\n';
-}
-
-void print_summary_json(std::ostream& out, const world::Scenario& s, const world::World& w) {
-    out << '{';
-    bool first = true;
-    for (const SummaryField& f : summary_fields(s, w)) {
-        out << (first ? "" : ", ") << json_string(f.name) << ": "
-            << (f.kind == SummaryField::number ? f.value : json_string(f.value));
-        first = false;
-    }
-    out << '}';
-}
-
-// The world a run starts from: the scenario's tick 0, or a snapshot. A snapshot that does not
-// decode, or that holds another scenario's world (its script would drive a world it was not
-// written for), is a data error: the message names the decoder's reason.
-// A whole file's bytes, or nothing (after saying so on err) when it cannot be read.
-std::optional<std::vector<uint8_t>> read_file(const std::string& path, std::string_view what, std::ostream& err) {
-    std::ifstream in(path, std::ios::binary);
-    std::optional<std::vector<uint8_t>> bytes;
-    if (in) bytes.emplace(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (!in.is_open() || in.bad()) {
-        err << "tandem: cannot read " << what << " '" << path << "'\n";
-        return std::nullopt;
-    }
-    return bytes;
-}
-
-std::optional<world::World> starting_world(const Command& cmd, const world::Scenario& s, std::ostream& err) {
-    if (cmd.from_path.empty()) return world::start(s);
-    const auto bytes = read_file(cmd.from_path, "snapshot", err);
-    if (!bytes) return std::nullopt;
-    auto decoded = world::decode(*bytes);
-    if (!decoded) {
-        err << "tandem: snapshot '" << cmd.from_path << "' refused: " << decoded.code() << " (" << decoded.message()
-            << ")\n";
-        return std::nullopt;
-    }
-    if (!(decoded->config == s.config)) {
-        err << "tandem: snapshot '" << cmd.from_path << "' refused: config_mismatch (it does not hold a world of scenario "
-            << s.name << ")\n";
-        return std::nullopt;
-    }
-    return std::move(decoded).value();
-}
-
-// A world file (written by the determinism check's shrinker): its scenario and ticks, with
-// the command line's --ticks and --every taking precedence. Bad data exits 1.
+// A world file (written by the determinism check's shrinker): its game, scenario and ticks,
+// with the command line's --ticks and --every taking precedence. Bad data exits 1.
 std::optional<WorldFile> load_world_file(const Command& cmd, std::ostream& err) {
     std::ifstream in(cmd.world_path, std::ios::binary);
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -426,131 +353,46 @@ int command_run(const Command& given, std::ostream& out, std::ostream& err) {
     if (!cmd.world_path.empty()) {
         file = load_world_file(cmd, err);
         if (!file) return exit_data;
+        if (!file->game.empty()) {
+            if (!cmd.game.empty() && cmd.game != file->game) {
+                err << "tandem: world file '" << cmd.world_path << "' is a world of " << file->game << ", not of "
+                    << cmd.game << "\n";
+                return exit_data;
+            }
+            if (find_game(file->game) == nullptr) {
+                err << "tandem: world file '" << cmd.world_path << "' refused: unknown game '" << file->game
+                    << "' (accepted: " << game_names() << ")\n";
+                return exit_data;
+            }
+            cmd.game = file->game;
+        }
         cmd.scenario = file->scenario;
         if (!cmd.ticks_given) cmd.ticks = file->ticks;
         if (!cmd.every_given) cmd.every = file->every;
     }
-    const auto found = world::find_scenario(cmd.scenario);
-    if (!found) {   // only a world file's name can get here: --scenario was checked when parsed
-        err << "tandem: world file '" << cmd.world_path << "' refused: " << found.message() << '\n';
-        return exit_data;
-    }
-    const world::Scenario& s = *found;
-    std::optional<world::World> start = starting_world(cmd, s, err);
-    if (!start) return exit_data;
-    world::World& w = *start;
-    if (w.tick > UINT64_MAX - cmd.ticks) {
-        err << "tandem: snapshot '" << cmd.from_path << "' refused: its tick " << w.tick << " leaves no room for "
-            << cmd.ticks << " more\n";
-        return exit_data;
-    }
-    // From tick 0, --ticks is both the count and the last tick; from a snapshot at tick T the
-    // run steps --ticks more, to T + N. Points fall on multiples of --every either way, so a
-    // resumed stream lines up with the fresh one.
-    const bool json = cmd.format == Format::json;
-    if (json) out << "{\n  \"scenario\": " << json_string(s.name) << ",\n  \"stream\": [";
-    bool first = true;
-    std::optional<uint64_t> expected_seen;   // the digest at the world file's expect tick
-    world::digest_stream(s, w, cmd.ticks, cmd.every, [&](const world::StreamPoint& p) {
-        if (file && file->expect && p.tick == file->expect->tick) expected_seen = p.digest;
-        if (json) {
-            out << (first ? "\n    " : ",\n    ") << "{\"tick\": " << p.tick << ", \"digest\": \"" << hex64(p.digest)
-                << "\"}";
-        } else {
-            out << p.tick << ' ' << hex64(p.digest) << '\n';
-        }
-        first = false;
-    });
-    if (json) {
-        out << "\n  ],\n  \"summary\": ";
-        print_summary_json(out, s, w);
-        out << "\n}\n";
-    } else {
-        print_summary_text(out, s, w);
-    }
-    if (file && file->expect) {
-        const WorldFile::Expect& e = *file->expect;
-        if (!expected_seen) {
-            err << "tandem: world file '" << cmd.world_path << "': the run did not print tick " << e.tick
-                << " (its 'expect' line); check --ticks and --every\n";
-            return exit_data;
-        }
-        if (*expected_seen != e.digest) {
-            err << "tandem: tick " << e.tick << " digest " << hex64(*expected_seen) << " differs from "
-                << hex64(e.digest) << ", the reference build's recorded in '" << cmd.world_path << "'\n";
-            return exit_data;
-        }
-        err << "tandem: tick " << e.tick << " digest " << hex64(e.digest) << " matches the reference's recorded in '"
-            << cmd.world_path << "'\n";
-    }
-    return exit_ok;
+    return find_game(cmd.game)->run(cmd, file, out, err);
 }
 
-world::World world_at(const world::Scenario& s, uint64_t tick) {
-    world::World w = world::start(s);
-    world::advance(s, w, tick);
-    return w;
-}
-
-int command_snapshot(const Command& cmd, std::ostream& out, std::ostream& err) {
-    const world::World w = world_at(world::find_scenario(cmd.scenario).value(), cmd.tick);
-    const std::vector<uint8_t> bytes = world::encode(w);
-    std::ofstream file(cmd.out_path, std::ios::binary | std::ios::trunc);
-    file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    file.close();
-    if (!file) {
-        err << "tandem: cannot write snapshot '" << cmd.out_path << "'\n";
-        return exit_data;
-    }
-    out << w.tick << ' ' << hex64(world::digest(w)) << '\n';
-    return exit_ok;
-}
-
-int command_dump(const Command& cmd, std::ostream& out) {
-    const world::Scenario s = world::find_scenario(cmd.scenario).value();   // checked when parsed
-    out << "scenario " << s.name << '\n' << world::dump(world_at(s, cmd.tick));  // ends with the digest lines
-    return exit_ok;
-}
-
-// `replay FILE`: re-run and check, or (--dump-at) print the re-run state at a tick.
+// `replay FILE`: the game is the one whose fingerprint the file's header names.
 int command_replay(const Command& cmd, std::ostream& out, std::ostream& err) {
     const auto bytes = read_file(cmd.operand, "replay", err);
     if (!bytes) return exit_data;
-    const auto replay = net::read_replay(*bytes);
-    if (!replay) {
-        err << "tandem: replay '" << cmd.operand << "' refused: " << replay.code() << ": " << replay.message() << "\n";
-        return exit_data;
-    }
-    if (cmd.dump_at) {
-        const auto w = net::replay_world_at(*replay, *cmd.dump_at);
-        if (!w) {
-            err << "tandem: --dump-at " << *cmd.dump_at << ": " << w.message() << "\n(try 'tandem replay --help')\n";
-            return exit_usage;
+    const GameEntry* game = find_game(cmd.game);
+    // "TNDR" | u16 format | u16 protocol | u64 fingerprint hash: the reader checks the rest.
+    ByteReader header(*bytes);
+    (void)header.take(8);
+    const uint64_t print = header.u64();
+    if (header.ok()) {
+        if (const GameEntry* named = game_with_fingerprint(print)) {
+            if (!cmd.game.empty() && named != game) {
+                err << "tandem: replay '" << cmd.operand << "' is a match of " << named->name << ", not of " << game->name
+                    << "\n";
+                return exit_data;
+            }
+            game = named;
         }
-        out << world::dump(*w);  // ends with the digest lines
-        return exit_ok;
     }
-    const net::ReplayCheck check = net::check_replay(*replay);
-    out << "replay ticks " << check.first_tick << " to " << check.last_tick << ": " << check.frames_checked
-        << " frames, " << check.baselines_checked << " baselines checked, " << check.baselines_adopted
-        << " adopted past a gap\n";
-    if (!check.divergence) {
-        out << "ok: every digest agrees with this build\n";
-        return exit_ok;
-    }
-    const net::Divergence& d = *check.divergence;
-    out << "mismatch at tick " << d.tick << ": the replay has digest " << hex64(d.expected_digest) << ", this build "
-        << hex64(d.actual_digest) << '\n';
-    if (!d.sections_known) {
-        out << "sections: unknown (the replay holds no section digests for tick " << d.tick << ")\n";
-    } else if (d.sections.empty()) {
-        out << "sections: none differ (the frame's digest disagrees with its own tick's sections)\n";
-    } else {
-        out << "sections:";
-        for (std::string_view name : d.sections) out << ' ' << name;
-        out << '\n';
-    }
-    return exit_data;
+    return game->replay(cmd, *bytes, out, err);
 }
 
 // `serve` has its own flags and help (src/server); it runs until a signal stops it.
@@ -567,6 +409,36 @@ int command_serve(const Command& cmd, std::ostream& out, std::ostream& err) {
 }
 
 }  // namespace
+
+std::string json_string(std::string_view text) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out = "\"";
+    for (const char ch : text) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (ch == '"' || ch == '\\') {
+            out += '\\';
+            out += ch;
+        } else if (u < 0x20) {
+            out += "\\u00";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += ch;
+        }
+    }
+    return out + "\"";
+}
+
+std::optional<std::vector<uint8_t>> read_file(const std::string& path, std::string_view what, std::ostream& err) {
+    std::ifstream in(path, std::ios::binary);
+    std::optional<std::vector<uint8_t>> bytes;
+    if (in) bytes.emplace(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!in.is_open() || in.bad()) {
+        err << "tandem: cannot read " << what << " '" << path << "'\n";
+        return std::nullopt;
+    }
+    return bytes;
+}
 
 std::optional<uint64_t> parse_count(std::string_view text, uint64_t max) {
     if (text.empty() || text.size() > 20) return std::nullopt;
@@ -586,7 +458,7 @@ Result<WorldFile, WorldFileError> parse_world_file(std::string_view text) {
     uint32_t line_number = 0;
     const auto bad = [&](const std::string& what) {
         return WorldFileError{"line " + std::to_string(line_number) + ": " + what +
-                              " (accepted lines: 'scenario NAME', 'ticks N', 'every K', 'expect TICK DIGEST', '# ...')"};
+                              " (accepted lines: 'game NAME', 'scenario NAME', 'ticks N', 'every K', 'expect TICK DIGEST', '# ...')"};
     };
     while (!text.empty()) {
         const size_t end = text.find('\n');
@@ -598,7 +470,9 @@ Result<WorldFile, WorldFileError> parse_world_file(std::string_view text) {
         const size_t space = line.find(' ');
         const std::string_view key = line.substr(0, space);
         const std::string_view value = space == std::string_view::npos ? std::string_view{} : line.substr(space + 1);
-        if (key == "scenario" && !have_scenario && !value.empty() && value.find(' ') == std::string_view::npos) {
+        if (key == "game" && f.game.empty() && !value.empty() && value.find(' ') == std::string_view::npos) {
+            f.game = std::string(value);
+        } else if (key == "scenario" && !have_scenario && !value.empty() && value.find(' ') == std::string_view::npos) {
             f.scenario = std::string(value);
             have_scenario = true;
         } else if (key == "ticks" && !have_ticks) {
@@ -644,10 +518,9 @@ std::string help_text(std::string_view topic) {
         text += '\n';
         text += c->details;
         for (const FlagUse& u : c->flags) {
+            if (u.flag == Flag::game) text += "  games: " + game_names() + " (default " + std::string(games().front().name) + ")\n";
             if (u.flag != Flag::scenario) continue;
-            text += "  scenarios: ";
-            text += scenario_names();
-            text += '\n';
+            for (const GameEntry& g : games()) text += "  " + std::string(g.name) + " scenarios: " + g.scenario_names() + "\n";
         }
         return text;
     }
@@ -691,17 +564,20 @@ int run(std::span<const std::string_view> args, std::ostream& out, std::ostream&
     switch (cmd.kind) {
     case CommandKind::help: out << help_text(cmd.topic); return exit_ok;
     case CommandKind::run: return command_run(cmd, out, err);
-    case CommandKind::dump: return command_dump(cmd, out);
-    case CommandKind::snapshot: return command_snapshot(cmd, out, err);
-    case CommandKind::scenarios:
-        for (const world::Scenario& s : world::scenarios()) out << s.name << "  " << s.description << '\n';
+    case CommandKind::dump: return find_game(cmd.game)->dump(cmd, out);
+    case CommandKind::snapshot: return find_game(cmd.game)->snapshot(cmd, out, err);
+    case CommandKind::scenarios: find_game(cmd.game)->list_scenarios(out); return exit_ok;
+    case CommandKind::games:
+        for (const GameEntry& g : games()) out << g.name << "  " << g.fingerprint() << "  " << g.description << '\n';
         return exit_ok;
     case CommandKind::serve: return command_serve(cmd, out, err);
     case CommandKind::replay: return command_replay(cmd, out, err);
-    case CommandKind::version:
-        out << "tandem " << TANDEM_VERSION << "\nfingerprint " << world::fingerprint() << "\nsimulation_version "
-            << world::simulation_version << '\n';
+    case CommandKind::version: {
+        const GameEntry& g = *find_game(cmd.game);
+        out << "tandem " << TANDEM_VERSION << "\nfingerprint " << g.fingerprint() << "\nsimulation_version "
+            << g.simulation_version << '\n';
         return exit_ok;
+    }
     }
     return exit_ok;
 }

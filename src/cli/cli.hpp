@@ -22,11 +22,12 @@ inline constexpr int exit_usage = 2;
 
 enum class Format : uint8_t { text, json };
 
-enum class CommandKind : uint8_t { help, run, dump, snapshot, scenarios, version, serve, replay };
+enum class CommandKind : uint8_t { help, run, dump, snapshot, scenarios, version, serve, replay, games };
 
 struct Command {
     CommandKind kind = CommandKind::help;
     std::string topic;              // help: the command asked about ("" for the overview)
+    std::string game;               // --game ("" = the default, the first game the command ships)
     std::string scenario;           // run, dump, snapshot
     uint64_t ticks = 2000;          // run: ticks to step
     uint64_t every = 100;           // run: print a digest every K ticks (and the last)
@@ -51,13 +52,14 @@ inline std::string_view describe(const UsageError& e) { return e.message; }
 
 // A world file: the scenario (a name or a random world's spec) and the ticks to run, written by
 // the determinism check's shrinker so `tandem run --world FILE` reproduces a divergence.
-//   # comments        scenario NAME        ticks N        [every K]        [expect TICK DIGEST]
+//   # comments   [game NAME]   scenario NAME   ticks N   [every K]   [expect TICK DIGEST]
 // expect: the reference build's digest at TICK, which the run compares with its own.
 struct WorldFile {
     struct Expect {
         uint64_t tick = 0;
         uint64_t digest = 0;
     };
+    std::string game;   // "" = the default game
     std::string scenario;
     uint64_t ticks = 0;
     uint64_t every = 1;
@@ -78,6 +80,11 @@ int run(std::span<const std::string_view> args, std::ostream& out, std::ostream&
 
 // The help text of one command ("" for the overview).
 std::string help_text(std::string_view topic);
+
+// A JSON string literal (names and fingerprints are ASCII; escaping keeps any valid).
+std::string json_string(std::string_view text);
+// A whole file's bytes, or nothing (after saying so on err) when it cannot be read.
+std::optional<std::vector<uint8_t>> read_file(const std::string& path, std::string_view what, std::ostream& err);
 
 // Strict unsigned decimal: digits only, no sign, no spaces, at most `max`.
 std::optional<uint64_t> parse_count(std::string_view text, uint64_t max);

@@ -7,46 +7,64 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "world/bytes.hpp"
+#include "tandem/core/bytes.hpp"
 
 namespace tandem::net {
 
 namespace {
 
-using world::Reader;
-using world::Writer;
+using Reader = ByteReader;
+using Writer = ByteWriter;
 
-constexpr uint32_t hello_bytes = 1 + 2 + 8 + 1;
-constexpr uint32_t input_bytes = 1 + 4 + 4 + 4;
+constexpr uint32_t hello_header_bytes = 1 + 2 + 8 + 1 + 1;
+constexpr uint32_t input_header_bytes = 1 + 4 + 1;
 constexpr uint32_t ack_bytes = 1 + 1 + 8 + 8;
 constexpr uint32_t ping_bytes = 1 + 8;
-constexpr uint32_t section_digest_bytes = 5 * 8;
-constexpr uint32_t desync_bytes = 1 + 8 + section_digest_bytes;
-constexpr uint32_t welcome_bytes = 1 + 1 + 4 + 4 + 8 + 4 + world::config_wire_bytes;
+constexpr uint32_t desync_header_bytes = 1 + 8 + 1;
+constexpr uint32_t welcome_header_bytes = 1 + 1 + 4 + 4 + 8 + 4 + 1;  // up to the game name
 constexpr uint32_t baseline_header_bytes = 1 + 8;
 constexpr uint32_t pong_bytes = 1 + 8 + 8 + 8;
-constexpr uint32_t sections_bytes = 1 + 8 + 1 + section_digest_bytes;
+constexpr uint32_t sections_header_bytes = 1 + 8 + 1 + 1;
 constexpr uint32_t error_header_bytes = 1 + 1 + 2;
-static_assert(desync_bytes == max_client_message_bytes, "the server's read limit is the largest client message");
+static_assert(desync_header_bytes + 8 * max_sections == max_client_message_bytes,
+              "the server's read limit is the largest client message");
+static_assert(input_header_bytes + max_command_bytes <= max_client_message_bytes);
+static_assert(hello_header_bytes + max_game_name_bytes <= max_client_message_bytes);
 
 void write_type(Writer& w, MessageType type) { w.u8(static_cast<uint8_t>(type)); }
 
-void write_sections(Writer& w, const world::SectionDigests& s) {
-    w.u64(s.config);
-    w.u64(s.wells);
-    w.u64(s.pellets);
-    w.u64(s.scores);
-    w.u64(s.rng);
+void write_name(Writer& w, std::string_view name) {
+    w.u8(static_cast<uint8_t>(name.size()));
+    w.bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(name.data()), name.size()));
 }
 
-world::SectionDigests read_sections(Reader& r) {
-    world::SectionDigests s;
-    s.config = r.u64();
-    s.wells = r.u64();
-    s.pellets = r.u64();
-    s.scores = r.u64();
-    s.rng = r.u64();
-    return s;
+// u8 n | n bytes: a game name, checked (the caller has checked the length byte is there).
+std::optional<ProtocolError> read_name(Reader& r, std::string& out) {
+    const uint8_t n = r.u8();
+    const std::span<const uint8_t> b = r.take(n);
+    if (!r.ok()) return ProtocolError::truncated;
+    out.assign(b.begin(), b.end());
+    if (!sim::valid_game_name(out)) return ProtocolError::bad_game_name;
+    return std::nullopt;
+}
+
+// At most max_sections, so whatever the caller passes, the message decodes.
+void write_digests(Writer& w, const std::vector<uint64_t>& digests) {
+    const std::size_t n = std::min<std::size_t>(digests.size(), max_sections);
+    w.u8(static_cast<uint8_t>(n));
+    for (std::size_t i = 0; i < n; ++i) w.u64(digests[i]);
+}
+
+// u8 n | n x u64, exactly filling the rest of the message.
+std::optional<ProtocolError> read_digests(Reader& r, std::vector<uint64_t>& out) {
+    const uint8_t n = r.u8();
+    if (!r.ok()) return ProtocolError::truncated;
+    if (n > max_sections) return ProtocolError::too_many_sections;
+    if (r.remaining() < uint64_t{n} * 8) return ProtocolError::truncated;
+    if (r.remaining() > uint64_t{n} * 8) return ProtocolError::trailing_bytes;
+    out.resize(n);
+    for (uint64_t& d : out) d = r.u64();
+    return std::nullopt;
 }
 
 // A fixed-size message is exactly its layout: fewer bytes are truncated, more are trailing.
@@ -108,11 +126,11 @@ std::string wire_text(std::string_view text) {
 }
 
 bool known_error_code(uint8_t code) {
-    return code >= static_cast<uint8_t>(ErrorCode::version_mismatch) && code <= static_cast<uint8_t>(ErrorCode::idle);
+    return code >= static_cast<uint8_t>(ErrorCode::version_mismatch) && code <= static_cast<uint8_t>(ErrorCode::game_mismatch);
 }
 
 Result<ClientMessage, ProtocolError> decode_hello(std::span<const uint8_t> bytes) {
-    if (auto e = check_size(bytes, hello_bytes)) return *e;
+    if (bytes.size() < hello_header_bytes) return ProtocolError::truncated;
     Reader r(bytes.subspan(1));
     Hello m;
     m.version = r.u16();
@@ -120,15 +138,21 @@ Result<ClientMessage, ProtocolError> decode_hello(std::span<const uint8_t> bytes
     const uint8_t role = r.u8();
     if (role > static_cast<uint8_t>(Role::watch)) return ProtocolError::bad_role;
     m.role = static_cast<Role>(role);
-    return ClientMessage{m};
+    if (auto e = read_name(r, m.game)) return *e;
+    if (r.remaining() != 0) return ProtocolError::trailing_bytes;
+    return ClientMessage{std::move(m)};
 }
 
 Result<ClientMessage, ProtocolError> decode_input(std::span<const uint8_t> bytes) {
-    if (auto e = check_size(bytes, input_bytes)) return *e;
+    if (bytes.size() < input_header_bytes) return ProtocolError::truncated;
     Reader r(bytes.subspan(1));
     InputMsg m;
     m.sequence = r.u32();
-    m.target = r.vec2();
+    const uint8_t n = r.u8();
+    if (n > max_command_bytes) return ProtocolError::payload_too_long;
+    if (r.remaining() < n) return ProtocolError::truncated;
+    if (r.remaining() > n) return ProtocolError::trailing_bytes;
+    m.command = CommandBytes::of(r.take(n));
     return ClientMessage{m};
 }
 
@@ -154,16 +178,16 @@ Result<ClientMessage, ProtocolError> decode_ping(std::span<const uint8_t> bytes)
 }
 
 Result<ClientMessage, ProtocolError> decode_desync(std::span<const uint8_t> bytes) {
-    if (auto e = check_size(bytes, desync_bytes)) return *e;
+    if (bytes.size() < desync_header_bytes) return ProtocolError::truncated;
     Reader r(bytes.subspan(1));
     Desync m;
     m.tick = r.u64();
-    m.sections = read_sections(r);
-    return ClientMessage{m};
+    if (auto e = read_digests(r, m.sections)) return *e;
+    return ClientMessage{std::move(m)};
 }
 
 Result<ServerMessage, ProtocolError> decode_welcome(std::span<const uint8_t> bytes) {
-    if (auto e = check_size(bytes, welcome_bytes)) return *e;
+    if (bytes.size() < welcome_header_bytes) return ProtocolError::truncated;
     Reader r(bytes.subspan(1));
     const uint8_t role = r.u8();
     if (role > static_cast<uint8_t>(Role::watch)) return ProtocolError::bad_role;
@@ -173,8 +197,14 @@ Result<ServerMessage, ProtocolError> decode_welcome(std::span<const uint8_t> byt
     m.input_delay_ticks = r.u32();
     m.server_tick = r.u64();
     m.max_players = r.u32();
-    m.config = world::read_config(r);
-    if (!world::validate(m.config).ok()) return ProtocolError::bad_config;
+    if (auto e = read_name(r, m.game)) return *e;
+    const uint16_t n = r.u16();
+    if (!r.ok()) return ProtocolError::truncated;
+    if (n > max_config_bytes) return ProtocolError::payload_too_long;
+    if (r.remaining() < n) return ProtocolError::truncated;
+    if (r.remaining() > n) return ProtocolError::trailing_bytes;
+    const std::span<const uint8_t> config = r.take(n);
+    m.config.assign(config.begin(), config.end());
     return ServerMessage{std::move(m)};
 }
 
@@ -184,27 +214,22 @@ Result<ServerMessage, ProtocolError> decode_frame(std::span<const uint8_t> bytes
     Frame m;
     m.tick = r.u64();
     m.digest = r.u64();
-    const uint16_t count = r.u16();
-    if (count > max_frame_inputs) return ProtocolError::too_many_inputs;
+    m.count = r.u16();
+    m.command_bytes = r.u8();
+    if (m.count > max_frame_inputs) return ProtocolError::too_many_inputs;
+    if (m.command_bytes > max_command_bytes) return ProtocolError::payload_too_long;
     // The count is checked against the bytes present before anything is reserved for it.
+    const uint64_t stride = applied_input_header_bytes + m.command_bytes;
     const uint64_t body = bytes.size() - frame_header_bytes;
-    const uint64_t need = uint64_t{count} * applied_input_bytes;
+    const uint64_t need = uint64_t{m.count} * stride;
     if (body < need) return ProtocolError::truncated;
     if (body > need) return ProtocolError::trailing_bytes;
-    m.inputs.reserve(count);
-    std::span<const uint8_t> rest = bytes.subspan(frame_header_bytes);
-    for (uint32_t i = 0; i < count; ++i) {
-        auto input = world::read_input(rest.first(world::input_wire_bytes));
-        if (!input.ok()) return ProtocolError::bad_input;
-        Reader seq(rest.subspan(world::input_wire_bytes, 4));
-        AppliedInput applied{*input, seq.u32()};
-        // Strictly increasing: out of order or a repeated input is refused alike.
-        if (!m.inputs.empty() && !world::canonical_less(m.inputs.back().input, applied.input)) {
-            return ProtocolError::inputs_out_of_order;
-        }
-        m.inputs.push_back(applied);
-        rest = rest.subspan(applied_input_bytes);
+    const std::span<const uint8_t> inputs = bytes.subspan(frame_header_bytes);
+    // The kind is the kit's; the command's bytes are the game's, checked where it is known.
+    for (uint64_t at = 0; at < need; at += stride) {
+        if (inputs[static_cast<size_t>(at + 4)] > static_cast<uint8_t>(sim::InputKind::command)) return ProtocolError::bad_input;
     }
+    m.inputs.assign(inputs.begin(), inputs.end());
     return ServerMessage{std::move(m)};
 }
 
@@ -230,16 +255,16 @@ Result<ServerMessage, ProtocolError> decode_pong(std::span<const uint8_t> bytes)
 }
 
 Result<ServerMessage, ProtocolError> decode_sections(std::span<const uint8_t> bytes) {
-    if (auto e = check_size(bytes, sections_bytes)) return *e;
+    if (bytes.size() < sections_header_bytes) return ProtocolError::truncated;
     Reader r(bytes.subspan(1));
     Sections m;
     m.tick = r.u64();
     const uint8_t held = r.u8();
     if (held > 1) return ProtocolError::bad_flag;
     m.held = held == 1;
-    m.sections = read_sections(r);
-    if (!m.held && m.sections != world::SectionDigests{}) return ProtocolError::nonzero_padding;
-    return ServerMessage{m};
+    if (auto e = read_digests(r, m.sections)) return *e;
+    if (!m.held && !m.sections.empty()) return ProtocolError::nonzero_padding;
+    return ServerMessage{std::move(m)};
 }
 
 Result<ServerMessage, ProtocolError> decode_error(std::span<const uint8_t> bytes) {
@@ -275,6 +300,7 @@ std::string_view error_name(ErrorCode code) {
     case ErrorCode::too_slow: return "too_slow";
     case ErrorCode::shutting_down: return "shutting_down";
     case ErrorCode::idle: return "idle";
+    case ErrorCode::game_mismatch: return "game_mismatch";
     }
     return "unknown";
 }
@@ -282,7 +308,7 @@ std::string_view error_name(ErrorCode code) {
 std::string_view describe(ErrorCode code) {
     switch (code) {
     case ErrorCode::version_mismatch: return "the client speaks another protocol version than this server";
-    case ErrorCode::fingerprint_mismatch: return "the client runs another simulation (number format or simulation version) than this server";
+    case ErrorCode::fingerprint_mismatch: return "the client runs another build of the game (snapshot format, number format or simulation version) than this server";
     case ErrorCode::room_full: return "the room has no place left for the role asked";
     case ErrorCode::rate_limited: return "the client sent inputs faster than the room accepts, for too long";
     case ErrorCode::malformed: return "the client sent a message that does not decode";
@@ -290,6 +316,7 @@ std::string_view describe(ErrorCode code) {
     case ErrorCode::too_slow: return "the client read too slowly and its queue passed the server's cap";
     case ErrorCode::shutting_down: return "the server is stopping";
     case ErrorCode::idle: return "nothing was received from the client for longer than the idle timeout";
+    case ErrorCode::game_mismatch: return "the client asked for another game than this room runs";
     }
     return "an unknown error code";
 }
@@ -311,6 +338,9 @@ std::string_view error_name(ProtocolError error) {
     case ProtocolError::unknown_error_code: return "unknown_error_code";
     case ProtocolError::text_too_long: return "text_too_long";
     case ProtocolError::bad_text: return "bad_text";
+    case ProtocolError::bad_game_name: return "bad_game_name";
+    case ProtocolError::too_many_sections: return "too_many_sections";
+    case ProtocolError::payload_too_long: return "payload_too_long";
     }
     return "unknown";
 }
@@ -325,13 +355,16 @@ std::string_view describe(ProtocolError error) {
     case ProtocolError::bad_flag: return "a flag byte (ack holds, sections held) must be 0 or 1";
     case ProtocolError::nonzero_padding: return "an ack of nothing held, or unheld sections, must carry zeros";
     case ProtocolError::too_many_inputs: return "a frame carries at most max_frame_inputs inputs";
-    case ProtocolError::bad_input: return "an applied input's kind byte must be 0 (join), 1 (leave) or 2 (steer)";
+    case ProtocolError::bad_input: return "an applied input's kind byte must be 0 (join), 1 (leave) or 2 (command), and its command one the game accepts";
     case ProtocolError::inputs_out_of_order: return "a frame's inputs must be in strictly increasing canonical order";
     case ProtocolError::empty_snapshot: return "a baseline must carry snapshot bytes";
-    case ProtocolError::bad_config: return "a welcome's world config has a knob out of its range";
+    case ProtocolError::bad_config: return "a welcome's config is not one the game accepts (its length or a knob out of range)";
     case ProtocolError::unknown_error_code: return "an error message's code is none this build knows";
     case ProtocolError::text_too_long: return "an error message's text is limited to max_error_text_bytes bytes";
     case ProtocolError::bad_text: return "an error message's text must be valid UTF-8";
+    case ProtocolError::bad_game_name: return "a game's name is 1 to 32 bytes of [a-z0-9_-]";
+    case ProtocolError::too_many_sections: return "a message carries at most max_sections section digests";
+    case ProtocolError::payload_too_long: return "a command or a config is longer than its bound (max_command_bytes, max_config_bytes)";
     }
     return "an unknown protocol error";
 }
@@ -374,19 +407,31 @@ uint16_t websocket_close_code(CloseReason reason) {
 
 // ---- Encoding ----------------------------------------------------------------------------
 
+void write_frame_header(ByteWriter& w, uint64_t tick, uint64_t digest, uint16_t count, uint8_t command_bytes) {
+    write_type(w, MessageType::frame);
+    w.u64(tick);
+    w.u64(digest);
+    w.u16(count);
+    w.u8(command_bytes);
+}
+
+// A name or a payload longer than its bound is cut to it, so whatever the caller passes, the
+// message decodes (a valid name and command always fit).
 void encode(std::vector<uint8_t>& out, const Hello& m) {
     Writer w(out);
     write_type(w, MessageType::hello);
     w.u16(m.version);
     w.u64(m.fingerprint);
     w.u8(static_cast<uint8_t>(m.role));
+    write_name(w, std::string_view(m.game).substr(0, max_game_name_bytes));
 }
 
 void encode(std::vector<uint8_t>& out, const InputMsg& m) {
     Writer w(out);
     write_type(w, MessageType::input);
     w.u32(m.sequence);
-    w.vec2(m.target);
+    w.u8(m.command.size);
+    w.bytes(m.command.view());
 }
 
 void encode(std::vector<uint8_t>& out, const Ack& m) {
@@ -408,7 +453,7 @@ void encode(std::vector<uint8_t>& out, const Desync& m) {
     Writer w(out);
     write_type(w, MessageType::desync);
     w.u64(m.tick);
-    write_sections(w, m.sections);
+    write_digests(w, m.sections);
 }
 
 void encode(std::vector<uint8_t>& out, const Welcome& m) {
@@ -419,22 +464,18 @@ void encode(std::vector<uint8_t>& out, const Welcome& m) {
     w.u32(m.input_delay_ticks);
     w.u64(m.server_tick);
     w.u32(m.max_players);
-    world::write_config(w, m.config);
+    write_name(w, std::string_view(m.game).substr(0, max_game_name_bytes));
+    w.u16(static_cast<uint16_t>(m.config.size()));
+    w.bytes(m.config);
 }
 
 // The caller passes the inputs in canonical order and at most max_frame_inputs of them (the
-// room builds frames that way); the codec writes them as given.
+// room builds frames that way, through game_codec.hpp); the codec writes them as given.
 void encode(std::vector<uint8_t>& out, const Frame& m) {
-    out.reserve(out.size() + frame_header_bytes + m.inputs.size() * applied_input_bytes);
+    out.reserve(out.size() + frame_header_bytes + m.inputs.size());
     Writer w(out);
-    write_type(w, MessageType::frame);
-    w.u64(m.tick);
-    w.u64(m.digest);
-    w.u16(static_cast<uint16_t>(m.inputs.size()));
-    for (const AppliedInput& applied : m.inputs) {
-        world::append_input(out, applied.input);
-        w.u32(applied.sequence);
-    }
+    write_frame_header(w, m.tick, m.digest, m.count, m.command_bytes);
+    w.bytes(m.inputs);
 }
 
 void encode(std::vector<uint8_t>& out, const Baseline& m) {
@@ -458,8 +499,8 @@ void encode(std::vector<uint8_t>& out, const Sections& m) {
     write_type(w, MessageType::sections);
     w.u64(m.tick);
     w.u8(m.held ? 1 : 0);
-    // Unheld sections always carry zeros, whatever the struct holds, so they decode.
-    write_sections(w, m.held ? m.sections : world::SectionDigests{});
+    // Unheld sections always carry none, whatever the struct holds, so they decode.
+    write_digests(w, m.held ? m.sections : std::vector<uint64_t>{});
 }
 
 void encode(std::vector<uint8_t>& out, const ErrorMsg& m) {

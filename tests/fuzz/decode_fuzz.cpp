@@ -1,22 +1,30 @@
-// libFuzzer target for world::decode: arbitrary bytes must never crash, read out of bounds,
-// hit UB or allocate from an unchecked count, and every refusal has a name and a sentence.
-// Built twice (clang preset only, tests/fuzz/CMakeLists.txt):
+// libFuzzer target for the kit's snapshot decoder over the arena (sim::decode_snapshot of
+// arena::Sim): arbitrary bytes must never crash, read out of bounds, hit UB or allocate from an
+// unchecked count, and every refusal has a name and a sentence. Built twice (clang preset
+// only, tests/fuzz/CMakeLists.txt):
 //  - fuzz_snapshot_decode, against the real decoder: whatever decodes re-encodes to the very
 //    same bytes (the format is canonical). Nearly every mutant dies at the trailing digest.
-//  - fuzz_snapshot_decode_fields, against a decoder built with TANDEM_FUZZ_SKIP_SNAPSHOT_DIGEST,
-//    so mutants reach the field checks behind the digest: whatever they accept re-encodes to
-//    the same bytes but the digest, and is a world step() can advance without UB into a world
-//    the decoder accepts again (the checks guard everything step relies on).
+//  - fuzz_snapshot_decode_fields, built with TANDEM_FUZZ_SKIP_SNAPSHOT_DIGEST, which asks the
+//    decoder to skip its digest check, so mutants reach the field checks behind the digest:
+//    whatever they accept re-encodes to the same bytes but the digest, and is a world step()
+//    can advance without UB into a world the decoder accepts again (the checks guard
+//    everything step relies on).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 
-#include "tandem/world/world.hpp"
+#include "arena/sim.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    using namespace tandem::world;
-    auto result = decode(std::span<const uint8_t>(data, size));
+    using namespace arena;
+    using tandem::sim::DigestCheck;
+#if defined(TANDEM_FUZZ_SKIP_SNAPSHOT_DIGEST)
+    constexpr DigestCheck check = DigestCheck::skip_for_fuzzing;
+#else
+    constexpr DigestCheck check = DigestCheck::check;
+#endif
+    auto result = tandem::sim::decode_snapshot<Sim>(std::span<const uint8_t>(data, size), check);
     if (!result.ok()) {
         if (error_name(result.error()).empty() || error_name(result.error()) == "unknown") std::abort();
         if (describe(result.error()).empty()) std::abort();
@@ -30,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     World w = std::move(result).value();
     Stepper stepper;
     stepper.step(w, {});
-    const auto stepped = decode(encode(w));
+    const auto stepped = tandem::sim::decode_snapshot<Sim>(encode(w));
     if (!stepped.ok() || !(*stepped == w)) std::abort();
 #else
     if (!std::equal(again.begin(), again.end(), data)) std::abort();

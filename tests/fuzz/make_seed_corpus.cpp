@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "tandem/world/scenario.hpp"
-#include "tandem/world/world.hpp"
+#include "arena/scenario.hpp"
+#include "arena/sim.hpp"
 
 int main(int argc, char** argv) {
     if (argc != 2) {
@@ -20,13 +20,13 @@ int main(int argc, char** argv) {
         std::ofstream out(dir + "/seed-" + std::to_string(n++), std::ios::binary);
         out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     };
-    for (const auto& s : tandem::world::scenarios()) {
-        tandem::world::Scenario small = s;
+    for (const auto& s : arena::scenarios()) {
+        arena::Scenario small = s;
         small.config.pellet_count = 8;
-        tandem::world::World w = tandem::world::start(small);
+        arena::World w = arena::start(small);
         for (uint64_t t : {0u, 5u, 60u}) {
-            tandem::world::advance(small, w, t - w.tick);
-            std::vector<uint8_t> bytes = tandem::world::encode(w);
+            arena::advance(small, w, t - w.tick);
+            std::vector<uint8_t> bytes = arena::encode(w);
             save(bytes);
             bytes.pop_back();
             save(bytes);

@@ -7,11 +7,12 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "tandem/world/random_world.hpp"
-#include "tandem/world/scenario.hpp"
+#include "arena/random_world.hpp"
+#include "arena/scenario.hpp"
+#include "arena/sim.hpp"
 
 using namespace tandem;
-using namespace tandem::world;
+using namespace arena;
 
 namespace {
 

@@ -6,23 +6,35 @@
 #pragma once
 
 #include <array>
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
+#include "tandem/core/bytes.hpp"
 #include "tandem/core/result.hpp"
-#include "tandem/world/world.hpp"
+#include "tandem/sim/simulation.hpp"
 
 namespace tandem::net {
 
 // Bumped by any change to a message layout below. A hello with another version is refused
-// with ErrorCode::version_mismatch; a hello whose fingerprint hash differs from
-// world::fingerprint_hash() with ErrorCode::fingerprint_mismatch.
-inline constexpr uint16_t protocol_version = 1;
+// with ErrorCode::version_mismatch, one naming another game with game_mismatch, one whose
+// fingerprint hash differs from the room's game's (sim::fingerprint_hash<G>) with
+// fingerprint_mismatch. Version 2: the game's config, commands and section digests became
+// opaque payloads, and the hello and the welcome name the game.
+inline constexpr uint16_t protocol_version = 2;
+
+// The codec carries a game's own bytes without knowing the game: a config (the welcome), a
+// command (an input, each input of a frame) and the game's section digests (a desync report
+// and its answer). Each is length-checked against these bounds before anything is read or
+// reserved for it; tandem/net/game_codec.hpp turns them into the game's types.
+inline constexpr uint32_t max_config_bytes = 4096;
+using sim::max_command_bytes;
+using sim::max_game_name_bytes;
+using sim::max_sections;
 
 // ---- Message types (the first byte) ------------------------------------------------------
 // Client to server have the high bit clear, server to client set, so a message sent the wrong
@@ -44,20 +56,43 @@ enum class MessageType : uint8_t {
 // ---- Client to server --------------------------------------------------------------------
 enum class Role : uint8_t { play = 0, watch = 1 };
 
-// u8 type | u16 version | u64 fingerprint hash | u8 role                      = 12 bytes
+// u8 type | u16 version | u64 fingerprint hash | u8 role | u8 n | n bytes of the game's name
+// (1 to max_game_name_bytes of [a-z0-9_-])                               = 13 + n bytes
 struct Hello {
     uint16_t version = protocol_version;
     uint64_t fingerprint = 0;
     Role role = Role::play;
+    std::string game;
     friend bool operator==(const Hello&, const Hello&) = default;
 };
 
-// u8 type | u32 sequence | i32 target.x raw | i32 target.y raw                 = 13 bytes
-// The client's own steer. The room decides which player it steers (the sender's) and on which
-// tick it lands; a client can name neither. Sequence numbers start at 1 and increase.
+// A game's command as bytes, inline (an input message is small and frequent: no allocation).
+struct CommandBytes {
+    std::array<uint8_t, max_command_bytes> bytes{};
+    uint8_t size = 0;
+    std::span<const uint8_t> view() const { return std::span<const uint8_t>(bytes.data(), size); }
+    static CommandBytes of(std::span<const uint8_t> b) {
+        CommandBytes c;
+        c.size = static_cast<uint8_t>(b.size() < max_command_bytes ? b.size() : max_command_bytes);
+        for (uint8_t i = 0; i < c.size; ++i) c.bytes[i] = b[i];
+        return c;
+    }
+    friend bool operator==(const CommandBytes& a, const CommandBytes& b) {
+        if (a.size != b.size) return false;
+        for (uint8_t i = 0; i < a.size; ++i) {
+            if (a.bytes[i] != b.bytes[i]) return false;
+        }
+        return true;
+    }
+};
+
+// u8 type | u32 sequence | u8 n | n bytes of the game's command (n <= max_command_bytes)
+// The client's own command (a steer, the buttons held). The room decides which player it is
+// for (the sender's) and on which tick it lands; a client can name neither. Sequence numbers
+// start at 1 and increase.
 struct InputMsg {
     uint32_t sequence = 0;
-    Vec2 target;
+    CommandBytes command;
     friend bool operator==(const InputMsg&, const InputMsg&) = default;
 };
 
@@ -78,11 +113,12 @@ struct Ping {
     friend bool operator==(const Ping&, const Ping&) = default;
 };
 
-// u8 type | u64 tick | 5 x u64 section digests (config, wells, pellets, scores, rng) = 49 bytes
+// u8 type | u64 tick | u8 n | n x u64 section digests, in the game's section order
+// (n <= max_sections)                                                    = 10 + 8n bytes
 // The client's section digests at a tick where its digest disagreed with the frame's.
 struct Desync {
     uint64_t tick = 0;
-    world::SectionDigests sections;
+    std::vector<uint64_t> sections;
     friend bool operator==(const Desync&, const Desync&) = default;
 };
 
@@ -91,46 +127,48 @@ struct Desync {
 inline constexpr uint32_t watcher_id = 0xFFFFFFFFu;
 
 // u8 type | u8 role | u32 player id (watcher_id for a watcher) | u32 input delay (ticks)
-// | u64 server tick | u32 max players of the room | world config (canonical, below)
-// The world config in the order of world::for_each_config_field: u64 for seed, u32 for the
-// integer knobs, i32 raw for each Fx (8 + 4 x 4 + 11 x 4 = 68 bytes).          = 22 + 68 = 90 bytes
+// | u64 server tick | u32 max players of the room | u8 n | n bytes of the game's name
+// | u16 m | m bytes of the game's config (sim::encode_config, m <= max_config_bytes)
 struct Welcome {
     Role role = Role::play;
     uint32_t player = watcher_id;
     uint32_t input_delay_ticks = 0;
     uint64_t server_tick = 0;
     uint32_t max_players = 0;
-    world::WorldConfig config;
+    std::string game;
+    std::vector<uint8_t> config;
     friend bool operator==(const Welcome&, const Welcome&) = default;
 };
 
-// One input the room applied at a tick: the world's canonical Input (13 bytes) followed by the
-// u32 sequence number of the client message it came from (0 for the joins and leaves the room
-// authors itself). Carrying every sender's sequence in the shared frame is how a client learns
-// the newest of its own inputs the room has applied while the frame stays one buffer encoded
-// once for every recipient.
-struct AppliedInput {
-    world::Input input;
-    uint32_t sequence = 0;
-    friend bool operator==(const AppliedInput&, const AppliedInput&) = default;
-};
-inline constexpr uint32_t applied_input_bytes = world::input_wire_bytes + 4;
+// One input the room applied at a tick, as the kit's envelope around the game's command,
+// followed by the sequence number of the client message it came from (0 for the joins and
+// leaves the room authors itself):
+//   u32 player | u8 kind (0 join, 1 leave, 2 command) | u32 sequence | the command's bytes
+// Carrying every sender's sequence in the shared frame is how a client learns the newest of
+// its own inputs the room has applied while the frame stays one buffer encoded once for every
+// recipient.
+inline constexpr uint32_t applied_input_header_bytes = 4 + 1 + 4;
 
-// u8 type | u64 tick | u64 digest after the tick | u16 count | count x AppliedInput (17 bytes)
-// The inputs are in world::canonical_less order (the order step applies them); a frame whose
-// inputs are out of that order is malformed. `tick` is the world's tick after stepping.
+// u8 type | u64 tick | u64 digest after the tick | u16 count | u8 command bytes (c)
+// | count x (applied_input_header_bytes + c) bytes of applied inputs, as above
+// The inputs are in the game's canonical order (sim::canonical_less: the order step is given
+// them), which game_codec.hpp checks where the game is known; the codec checks the layout,
+// the count and the kinds. `tick` is the world's tick after stepping.
 struct Frame {
     uint64_t tick = 0;
     uint64_t digest = 0;
-    std::vector<AppliedInput> inputs;
+    uint16_t count = 0;
+    uint8_t command_bytes = 0;
+    std::vector<uint8_t> inputs;   // count applied inputs, back to back
     friend bool operator==(const Frame&, const Frame&) = default;
 };
-inline constexpr uint32_t frame_header_bytes = 1 + 8 + 8 + 2;
-// The most inputs one frame can carry: every seat joins, leaves and steers once.
-inline constexpr uint32_t max_frame_inputs = 3 * world::max_player_limit;
+inline constexpr uint32_t frame_header_bytes = 1 + 8 + 8 + 2 + 1;
+// The most inputs one frame can carry: every seat joins, leaves and commands once.
+inline constexpr uint32_t max_players_per_room = 64;
+inline constexpr uint32_t max_frame_inputs = 3 * max_players_per_room;
 
-// u8 type | u64 tick | world snapshot (world::encode, the rest of the message)
-// The snapshot is not decoded by the codec (world::decode does that, with its own typed
+// u8 type | u64 tick | the game's snapshot (sim::encode_snapshot, the rest of the message)
+// The snapshot is not decoded by the codec (sim::decode_snapshot does that, with its own typed
 // error); the codec checks only that the tick field and a non-empty snapshot are present.
 struct Baseline {
     uint64_t tick = 0;
@@ -146,13 +184,13 @@ struct Pong {
     friend bool operator==(const Pong&, const Pong&) = default;
 };
 
-// u8 type | u64 tick | u8 held (0 or 1) | 5 x u64 section digests              = 50 bytes
+// u8 type | u64 tick | u8 held (0 or 1) | u8 n | n x u64 section digests  = 11 + 8n bytes
 // The room's answer to a Desync: its section digests at that tick, if the tick is still in
-// its ring (held = 1); otherwise held = 0 and the digests are 0.
+// its ring (held = 1); otherwise held = 0 and n = 0.
 struct Sections {
     uint64_t tick = 0;
     bool held = false;
-    world::SectionDigests sections;
+    std::vector<uint64_t> sections;
     friend bool operator==(const Sections&, const Sections&) = default;
 };
 
@@ -167,6 +205,7 @@ enum class ErrorCode : uint8_t {
     too_slow = 7,              // the client read too slowly: its queue passed the hard cap
     shutting_down = 8,         // the server is stopping
     idle = 9,                  // nothing received for longer than the idle timeout
+    game_mismatch = 10,        // the hello names another game than the room's
 };
 std::string_view error_name(ErrorCode code);  // "version_mismatch", ...
 std::string_view describe(ErrorCode code);
@@ -182,8 +221,9 @@ inline constexpr uint32_t max_error_text_bytes = 256;
 using ClientMessage = std::variant<Hello, InputMsg, Ack, Ping, Desync>;
 using ServerMessage = std::variant<Welcome, Frame, Baseline, Pong, Sections, ErrorMsg>;
 
-// The largest message a client may legally send (a Desync): the server's read limit.
-inline constexpr uint32_t max_client_message_bytes = 49;
+// The largest message a client may legally send (a Desync of max_sections digests): the
+// server's read limit, whatever the game.
+inline constexpr uint32_t max_client_message_bytes = 1 + 8 + 1 + 8 * max_sections;
 
 // ---- Decoding errors ---------------------------------------------------------------------
 enum class ProtocolError : uint8_t {
@@ -195,13 +235,16 @@ enum class ProtocolError : uint8_t {
     bad_flag,              // a 0-or-1 byte (ack holds, sections held) with another value
     nonzero_padding,       // "nothing held" with a non-zero tick or digest; unheld sections
     too_many_inputs,       // a frame count above max_frame_inputs
-    bad_input,             // an applied input the world refuses (world::InputError)
-    inputs_out_of_order,   // a frame's inputs not in world::canonical_less order, or repeated
+    bad_input,             // an applied input with a bad kind, or a command the game refuses
+    inputs_out_of_order,   // a frame's inputs not in the game's canonical order, or repeated
     empty_snapshot,        // a baseline with no snapshot bytes
-    bad_config,            // a welcome whose world config does not validate
+    bad_config,            // a welcome whose config the game refuses, or of the wrong length
     unknown_error_code,    // an error message with a code this build does not know
     text_too_long,         // an error text above max_error_text_bytes
     bad_text,              // an error text that is not valid UTF-8
+    bad_game_name,         // a game name empty, too long, or not of [a-z0-9_-]
+    too_many_sections,     // more section digests than max_sections
+    payload_too_long,      // a command or a config above its bound
 };
 std::string_view error_name(ProtocolError error);
 std::string_view describe(ProtocolError error);
@@ -220,6 +263,8 @@ void encode(std::vector<uint8_t>& out, const Pong& m);
 void encode(std::vector<uint8_t>& out, const Sections& m);
 void encode(std::vector<uint8_t>& out, const ErrorMsg& m);  // text cut to max_error_text_bytes at a UTF-8 boundary
 void encode(std::vector<uint8_t>& out, const ClientMessage& m);
+// A frame's header, for an encoder that writes the applied inputs itself (game_codec.hpp).
+void write_frame_header(ByteWriter& w, uint64_t tick, uint64_t digest, uint16_t count, uint8_t command_bytes);
 void encode(std::vector<uint8_t>& out, const ServerMessage& m);
 
 // One whole message, exactly: a server message sent to the server (and vice versa) is

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Rewrites the golden digest streams (tests/games/arena/golden/NAME.txt) from a native Release CLI,
+# after a deliberate change of the simulation. The streams are what every build must
+# reproduce, so regenerating them to make a failing test pass hides exactly the bug they catch;
+# and a changed simulation under an unchanged simulation_version would let old and new builds
+# accept each other's snapshots and then desync. So this script refuses to write a stream that
+# differs from the file's under the version the file records: bump simulation_version in
+# src/games/arena/include/arena/world.hpp first (docs/determinism.md, "The simulation version").
+#   tests/games/arena/golden/regenerate.sh [path/to/tandem [SCENARIO...]]
+#     (default: build/native/src/cli/tandem, every scenario it lists, and random.txt)
+#   TANDEM_GOLDEN_DIR=DIR  read and write the files there instead (the script's own test)
+# Exit status: 0 written, 1 refused (nothing written), 2 bad arguments or no CLI.
+# Then check the other builds against the new files: build-scripts/test, check-determinism.
+set -euo pipefail
+cd "$(dirname "$0")/../../../.."
+cli=${1:-build/native/src/cli/tandem}
+shift || true
+dir=${TANDEM_GOLDEN_DIR:-tests/games/arena/golden}
+[[ -x $cli ]] || { echo "regenerate: no CLI at $cli (build-scripts/build native)" >&2; exit 2; }
+version=$("$cli" version | sed -n 's/^simulation_version //p')
+[[ $version =~ ^[0-9]+$ ]] || { echo "regenerate: '$cli version' printed no simulation_version line" >&2; exit 2; }
+if (($# > 0)); then names=("$@"); else mapfile -t names < <("$cli" scenarios | cut -d' ' -f1); names+=(random); fi
+# "random": one file, random.txt, of 'SPEC TICK DIGEST' lines for these random worlds
+# (random_world_test replays them), ticks 0..200 every 50.
+random_specs=(random:1 random:2 random:3 random:4 random:5 random:6 random:7 random:8 random:9 random:10
+  random:11 random:12 random:0 random:18446744073709551615 random:7:pellets=5:players=2:without=far+churn)
+stream() {  # stream NAME: the comment, version and stream lines of NAME's golden file
+  if [[ $1 == random ]]; then
+    echo "# SPEC TICK DIGEST: tandem run --scenario SPEC --ticks 200 --every 50 (native g++ Release); regenerate only on a deliberate simulation change (tests/games/arena/golden/regenerate.sh)"
+    echo "simulation_version $version"
+    for spec in "${random_specs[@]}"; do
+      "$cli" run --scenario "$spec" --ticks 200 --every 50 | grep -E '^(random:[^ ]+ )?[0-9]+ ' | sed "s/^/$spec /"
+    done
+  else
+    echo "# tandem run --scenario $1 --ticks 2000 --every 100 (native g++ Release); regenerate only on a deliberate simulation change (tests/games/arena/golden/regenerate.sh)"
+    echo "simulation_version $version"
+    "$cli" run --scenario "$1" --ticks 2000 --every 100
+  fi
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+refused=0
+for name in "${names[@]}"; do
+  out=$dir/$name.txt
+  stream "$name" >"$tmp/$name.txt"
+  [[ -f $out ]] || continue
+  recorded=$(sed -n 's/^simulation_version //p' "$out")
+  # The stream is the '[SPEC] TICK DIGEST' lines; the comment and the summary's wording may change.
+  if ! diff -q <(grep -E '^(random:[^ ]+ )?[0-9]+ ' "$out") <(grep -E '^(random:[^ ]+ )?[0-9]+ ' "$tmp/$name.txt") >/dev/null; then
+    if [[ -z $recorded || $recorded -ge $version ]]; then
+      first=$(diff <(grep -E '^(random:[^ ]+ )?[0-9]+ ' "$out") <(grep -E '^(random:[^ ]+ )?[0-9]+ ' "$tmp/$name.txt") | grep -m1 '^[<>]' || true)
+      echo "regenerate: refused: the $name stream changed (first difference: $first) but the simulation_version" \
+        "is still ${recorded:-unrecorded} (the CLI's is $version); bump simulation_version in" \
+        "src/games/arena/include/arena/world.hpp, rebuild and run again" >&2
+      refused=1
+    fi
+  elif [[ -n $recorded && $recorded -gt $version ]]; then
+    echo "regenerate: refused: $out records simulation_version $recorded, newer than this CLI's $version" >&2
+    refused=1
+  fi
+done
+((refused == 0)) || { echo "regenerate: nothing written" >&2; exit 1; }
+for name in "${names[@]}"; do
+  mv "$tmp/$name.txt" "$dir/$name.txt"
+  echo "wrote $dir/$name.txt (simulation_version $version)"
+done
