@@ -125,7 +125,7 @@ struct Sim {
                        detail::on_torus(b.pos, c.arena_size);
             });
         });
-        v.field("next_generation", s.bullet_keys.next_generation);
+        v.object("bullet_keys", [&] { v.field("next_generation", s.bullet_keys.next_generation); });
         v.section(rocks);
         v.list("rocks", s.rocks, tandem::sim::at_most(c.max_rocks), [&](auto& r) {
             v.key("key", r.key);
@@ -136,7 +136,7 @@ struct Sim {
                 return r.key.index < c.max_rocks && r.size >= small && r.size <= big && detail::on_torus(r.pos, c.arena_size);
             });
         });
-        v.field("next_generation", s.rock_keys.next_generation);
+        v.object("rock_keys", [&] { v.field("next_generation", s.rock_keys.next_generation); });
         v.section(scores);
         v.field("rocks_destroyed", s.rocks_destroyed);
         v.section(rng);
