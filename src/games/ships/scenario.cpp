@@ -36,7 +36,7 @@ Config rockfield_config() {
     c.max_players = 3;
     c.arena_size = Fx::from_int(2048);
     c.rock_count = 40;
-    c.rock_floor = 20;
+    c.rock_floor = 36;
     c.max_rocks = 240;
     c.rock_speed_max = Fx::from_int(3);
     c.bullets_per_ship = 8;
@@ -59,7 +59,7 @@ const std::array<Scenario, 4> all_scenarios = {{
     {"duel", "two bots hunting four big rocks and each other on a small field", Script::duel, duel_config(), 0x5EED'5001, {}},
     {"melee", "eight bots, joining one by one, on a wide field with waves of eight rocks", Script::melee, melee_config(),
      0x5EED'5002, {}},
-    {"rockfield", "three bots clearing forty drifting rocks, waves of forty whenever fewer than twenty remain",
+    {"rockfield", "three bots clearing forty drifting rocks, a new wave whenever fewer than thirty-six remain",
      Script::rockfield, rockfield_config(), 0x5EED'5003, {}},
     {"chaos", "eight ids for six seats joining, leaving and mashing random buttons", Script::chaos, chaos_config(),
      0x5EED'5004, {}},
