@@ -130,7 +130,7 @@ void player_inputs(const RandomInputs& in, const State& s, XorShift& rng, uint32
     const auto reserved_bits = static_cast<uint8_t>(16u << rng.below(4));
     XorShift bot_rng(rng.next());
     uint8_t buttons = random_buttons;
-    if ((in.classes & input_bot) != 0 && bot_roll < in.bot_rate) buttons = bot_command(s, player, bot_rng).buttons;
+    if ((in.classes & input_bot) != 0 && bot_roll < in.bot_rate) buttons = pilot(s, player, bot_rng).buttons;
     if ((in.classes & input_reserved) != 0 && reserved_roll < in.reserved_rate) buttons |= reserved_bits;
     const bool member = present(s, player);
     const size_t before = out.size();

@@ -1,6 +1,6 @@
 // The scripted ships scenarios: each tick's inputs come from XorShift(mix64(script_seed ^
 // mix64(tick))) and the state alone, so a run can be resumed or replayed from any tick without
-// carrying generator state. Bots play through Sim::Bot's policy (bot_command).
+// carrying generator state. The bots fly with the scenarios' pilot (pilot(), which reads the state).
 #include "ships/scenario.hpp"
 
 #include <array>
@@ -80,7 +80,7 @@ void script_bots(const State& s, uint64_t tick, uint32_t n, uint64_t join_gap, X
             if (tick >= join_gap * (player - 1) + 1) out.push_back(join(player));
             continue;
         }
-        out.push_back(hold(player, bot_command(s, player, own).buttons));
+        out.push_back(hold(player, pilot(s, player, own).buttons));
     }
 }
 
