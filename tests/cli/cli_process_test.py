@@ -163,7 +163,7 @@ def check_replay(cli, make_replay):
         status, out, err = run_status(cli, "replay")
         check(status == 2 and "needs FILE" in err, f"replay without FILE exits 2 (got {status}: {err})")
         status, out, err = run_status(cli, "replay", path, "--tick", "3")
-        check(status == 2 and "accepted: one FILE, --dump-at, --help" in err, f"an unknown flag exits 2 listing the accepted (got {err})")
+        check(status == 2 and "accepted: one FILE, --game, --dump-at, --help" in err, f"an unknown flag exits 2 listing the accepted (got {err})")
 
 
 if __name__ == "__main__":
