@@ -216,9 +216,14 @@ TEST_CASE("stub room: its recording reads and checks clean with the stub's repla
     CHECK(count_of(*end, 1) == 55);
 }
 
+// A game need not have bots: the concept a room needs does not ask for one.
+static_assert(sim::Simulation<Stub> && !HasBot<Stub>);
+static_assert(HasBot<stub::BotGame>);
+
 TEST_CASE("stub room: ScriptedBot plays the stub's policy and the room follows it") {
-    Room<Stub> room = Room<Stub>::create({}).value();
-    ScriptedBot<Stub> bot(3);
+    using Botted = stub::BotGame;
+    Room<Botted> room = Room<Botted>::create({}).value();
+    ScriptedBot<Botted> bot(3);
     const uint32_t id = room.connect(0);
     bot.on_connected();
     uint64_t sum = 0;   // what the bot sent, by its own account

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tandem/core/random.hpp"
+#include "tandem/core/random.hpp"  // XorShift, the bot's draws
 #include "tandem/core/result.hpp"
 #include "tandem/sim/simulation.hpp"
 
@@ -140,7 +140,12 @@ struct Game {
         });
     }
 
-    // The bot: an increment of 1 to 3 drawn every 10 ticks.
+};
+static_assert(tandem::sim::Simulation<Game>);
+
+// The same game with a bot policy (tandem/net/bot.hpp's HasBot): an increment of 1 to 3 drawn
+// every 10 ticks. Game itself has none, as a game need not.
+struct BotGame : Game {
     class Bot {
     public:
         Bot(const Config&, uint32_t) {}
@@ -150,6 +155,6 @@ struct Game {
         }
     };
 };
-static_assert(tandem::sim::Simulation<Game>);
+static_assert(tandem::sim::Simulation<BotGame>);
 
 }  // namespace stub
