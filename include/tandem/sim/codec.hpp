@@ -42,6 +42,8 @@ public:
     void object(std::string_view, F&& walk) {
         walk();
     }
+    template <class F>
+    void require(F&&) {}
     uint32_t bytes = 0;
     uint32_t words = 0;
 };
@@ -60,11 +62,14 @@ public:
     void object(std::string_view, F&& walk) {
         walk();
     }
+    template <class F>
+    void require(F&&) {}
     std::array<uint64_t, max_command_words> words{};
     uint32_t count = 0;
 };
 
-// A flat walk (config or command) read back; a field's own domain check refuses it.
+// A flat walk (config or command) read back; a field's own domain check or the walk's
+// require() refuses it.
 template <class G>
 class FlatDecodeVisitor {
 public:
@@ -77,6 +82,12 @@ public:
     template <class F>
     void object(std::string_view, F&& walk) {
         walk();
+    }
+    // A command's or a config's own invariant (reserved bits clear, say): refused like a
+    // field outside its domain.
+    template <class F>
+    void require(F&& predicate) {
+        if (valid && r_.ok() && !predicate()) valid = false;
     }
     bool valid = true;
 

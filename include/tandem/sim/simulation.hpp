@@ -67,7 +67,10 @@ struct PlayerInput {
 //   v.derived("name", compute)    a u64 computed from the state: digested and dumped, never
 //                                 encoded (a summary such as a set digest)
 //   v.require(predicate)          an invariant of the values visited so far; a decoder refuses
-//                                 a snapshot where predicate() is false (value_out_of_range)
+//                                 a snapshot where predicate() is false (value_out_of_range);
+//                                 visit_command and visit_config may call it too (a command's
+//                                 reserved bits clear, say): the command and config decoders
+//                                 then refuse such bytes as value_out_of_range
 //
 // Field types and their canonical encoding (little-endian, in digests and on the wire alike):
 // uint8/16/32/64_t and int8/16/32/64_t as themselves, bool as one byte 0 or 1, Fx as its int32
