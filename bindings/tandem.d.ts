@@ -543,6 +543,53 @@ export interface Scenario extends Deletable {
   readonly world: World;
 }
 
+// ---- Games: every game the package ships, through the one seam ----------------------------
+
+/** The module object, merged with the declaration above. */
+export interface Tandem {
+  /** The names of the games this package ships, the default ('arena') first. */
+  readonly games: readonly string[];
+  /**
+   * A shipped game by name, reached through the one game-agnostic surface (any game's
+   * scenarios, digests, section digests and canonical dump, as `tandem ... --game NAME`).
+   * @throws TypeError for a non-string; RangeError for a name not in {@link Tandem.games}
+   */
+  game(name: string): Game;
+  readonly GameScenario: unknown;
+}
+
+export interface Game {
+  readonly name: string;
+  /** The game's snapshot fingerprint, as `tandem version --game NAME` prints it. */
+  readonly fingerprint: string;
+  /** Its simulation version. */
+  readonly version: number;
+  /** Its section names, in digest order. */
+  readonly sections: readonly string[];
+  /** Its named scenarios, as `tandem scenarios --game NAME` lists them. */
+  scenarios(): ScenarioInfo[];
+  /**
+   * A scenario (a listed name or the game's random world spec, `random:SEED...`) at tick 0.
+   * @throws TypeError for a non-string; RangeError for a name the game does not resolve
+   */
+  openScenario(scenario: string): GameScenario;
+  /** The digest stream of `tandem run --game NAME --scenario S --ticks N --every K`. */
+  runScenario(scenario: string, ticks: number, every?: number): TickDigest[];
+}
+
+/** One scenario of any game, stepped with the scenario's own inputs. */
+export interface GameScenario extends Deletable {
+  readonly name: string;
+  readonly tick: number;
+  /** Steps `n` ticks (default 1). @returns this scenario */
+  step(n?: number): this;
+  digest(): DigestHex;
+  /** The section digests, keyed by section name, in the game's section order. */
+  sectionDigests(): Record<string, DigestHex>;
+  /** The canonical state as `tandem dump --game NAME` prints it (ends with the digests). */
+  dump(): string;
+}
+
 // ---- The net layer: Room, ClientSession, Replay (net.mjs) ----------------------------------
 // Times are performance.now()-style milliseconds; the module converts them to int64
 // nanoseconds once, at its boundary. Counters and ticks are numbers (exact below 2^53).

@@ -687,6 +687,72 @@ function makeScenarios(m, { World, adoptWorld, detachWorld, handleOf }) {
   return { Scenario, scenarios, runScenario };
 }
 
+// ---- Games: every game the package ships, through the one seam ------------------------------
+
+function makeGames(m) {
+  const list = m.game_list().map((g) => Object.freeze({ ...g, sections: Object.freeze(g.sections) }));
+  const names = list.map((g) => g.name);
+  const gameNamed = (where, name) => {
+    if (typeof name !== 'string') throw new TypeError(`${where}: game must be a string, got ${show(name)}`);
+    const g = list.find((x) => x.name === name);
+    if (!g) throw new RangeError(`${where}: unknown game ${show(name)} (known: ${names.join(', ')})`);
+    return g;
+  };
+  const scenarioName = (where, name) => {
+    if (typeof name !== 'string') throw new TypeError(`${where}: scenario must be a string, got ${show(name)}`);
+    return name;
+  };
+
+  /** One scenario of one game, stepped tick by tick (any game: see `games`). */
+  class GameScenario {
+    #h;
+    constructor(token) {
+      if (token !== ADOPT) throw new TypeError('GameScenario: use game(name).openScenario(scenario)');
+      this.#h = own(this, adopted);
+    }
+    get name() { return live(this.#h, 'GameScenario').name(); }
+    get tick() { return live(this.#h, 'GameScenario').tick(); }
+    step(n = 1) {
+      live(this.#h, 'GameScenario').step(integer('GameScenario.step: n', n, 0, UINT32_MAX));
+      return this;
+    }
+    digest() { return live(this.#h, 'GameScenario').digest(); }
+    /** {section name: hex digest}, in the game's section order. */
+    sectionDigests() { return live(this.#h, 'GameScenario').sectionDigests(); }
+    /** The canonical state as `tandem dump` prints it. */
+    dump() { return live(this.#h, 'GameScenario').dump(); }
+    delete() {
+      release(this, this.#h);
+      this.#h = null;
+    }
+  }
+  if (Symbol.dispose) GameScenario.prototype[Symbol.dispose] = GameScenario.prototype.delete;
+
+  /** A shipped game by name: its fingerprint, sections and scenarios, and ways to run them. */
+  function game(name) {
+    const g = gameNamed('game', name);
+    return Object.freeze({
+      ...g,
+      scenarios: () => m.game_scenarios(g.name),
+      openScenario(scenario) {
+        const result = m.game_scenario_open(g.name, scenarioName(`game('${g.name}').openScenario`, scenario));
+        if (typeof result === 'string') throw new RangeError(`game('${g.name}').openScenario: ${result}`);
+        return adopt(GameScenario, result);
+      },
+      runScenario(scenario, ticks, every = 1) {
+        const where = `game('${g.name}').runScenario`;
+        scenarioName(where, scenario);
+        integer(`${where}: ticks`, ticks, 0, UINT32_MAX);
+        integer(`${where}: every`, every, 1, UINT32_MAX);
+        const result = m.game_scenario_run(g.name, scenario, ticks, every);
+        if (typeof result === 'string') throw new RangeError(`${where}: ${result}`);
+        return result;
+      },
+    });
+  }
+  return { games: Object.freeze(names), game, GameScenario };
+}
+
 // ---- The module ----------------------------------------------------------------------------
 
 /**
@@ -702,6 +768,7 @@ export default async function createTandem(options = {}) {
   const world = makeWorld(m, inputs, knobs);
   const { World } = world;
   const { Scenario, scenarios, runScenario } = makeScenarios(m, world);
+  const { games, game, GameScenario } = makeGames(m);
   const net = makeNet(m, { World, knobs, show, number, integer, own, release, plainBytes });
   return Object.freeze({
     version: m.version(),
@@ -722,6 +789,9 @@ export default async function createTandem(options = {}) {
     Scenario,
     scenarios,
     runScenario,
+    games,
+    game,
+    GameScenario,
     ...net,
   });
 }

@@ -5,6 +5,8 @@
 // cross-build check diffs, so it depends on nothing but the simulation.
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -93,11 +95,31 @@ std::optional<typename G::State> starting_state(const Command& cmd, const typena
     return std::move(decoded).value();
 }
 
+// Test-only fault injection for the cross-build determinism check, for any game: a CLI
+// configured with -DTANDEM_PERTURB_TICK=T -DTANDEM_PERTURB_FIELD=PATH (src/cli/CMakeLists.txt)
+// flips the lowest bit of the field at PATH (as `tandem dump` names it) right after tick T is
+// stepped, in every run and dump, so the check can prove it names that tick and that field.
+// A PATH the game's state does not have stops the command (exit 1) rather than perturb nothing.
+// Compiled to nothing otherwise.
+template <class G>
+void after_step(typename G::State& state) {
+#if defined(TANDEM_PERTURB_TICK)
+    if (G::tick(state) != static_cast<uint64_t>(TANDEM_PERTURB_TICK)) return;
+    if (!sim::perturb_field<G>(state, TANDEM_PERTURB_FIELD)) {
+        std::fprintf(stderr, "tandem: TANDEM_PERTURB_FIELD '%s' is no field of %s's state at tick %llu\n",
+                     TANDEM_PERTURB_FIELD, std::string(G::name).c_str(), static_cast<unsigned long long>(G::tick(state)));
+        std::exit(exit_data);
+    }
+#else
+    (void)state;
+#endif
+}
+
 template <class G>
 typename G::State state_at(const typename G::Scenario& s, uint64_t tick) {
     typename G::State state = G::start(s);
     typename G::Stepper stepper;
-    sim::advance<G>(s, state, tick, stepper);
+    sim::advance<G>(s, state, tick, stepper, after_step<G>);
     return state;
 }
 
@@ -135,7 +157,7 @@ int command_run(const Command& cmd, const std::optional<WorldFile>& file, std::o
             out << p.tick << ' ' << hex64(p.digest) << '\n';
         }
         first = false;
-    });
+    }, detail::after_step<G>);
     if (json) {
         out << "\n  ],\n  \"summary\": ";
         detail::print_summary<G>(out, s, state, true);

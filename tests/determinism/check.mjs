@@ -7,13 +7,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanWasm } from './lib/float-scan.mjs';
 import { startServer } from './lib/server.mjs';
-import { DEFAULT_TARGETS, PERTURB_FIELDS, REFERENCE, TARGETS, makeTarget } from './lib/targets.mjs';
-import { SECTIONS, diffDumps, endChildrenOnExit, formatDuration, runProcess, sectionOf } from './lib/util.mjs';
+import { GAMES } from './lib/games.mjs';
+import { DEFAULT_TARGETS, REFERENCE, TARGETS, makeTarget } from './lib/targets.mjs';
+import { diffDumps, endChildrenOnExit, formatDuration, runProcess, sectionOf } from './lib/util.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
-const ALL_SCENARIOS = ['orbits', 'crowd', 'chaos', 'trig'];
-const QUICK = { scenarios: ['trig', 'chaos'], ticks: 2000 };
+const QUICK = { ticks: 2000 };
 const FULL_TICKS = 20000;
 // Random worlds (--random): N specs random:<S * 1,000,000 + F + i>, i < N, for T ticks each
 // (F: --first, 0 unless given, so a long block can be run in pieces).
@@ -32,25 +32,29 @@ at tick T. A float twin of the world runs on the same targets as an informationa
 (never a failure), and the wasm module is scanned for float arithmetic in the simulation.
 
 options:
-  --scenarios A,B     scenarios to run (default: all: ${ALL_SCENARIOS.join(', ')})
+  --game NAME         the game to check (default arena; accepted: ${Object.keys(GAMES).join(', ')})
+  --scenarios A,B     the game's scenarios to run (default: all; arena: ${GAMES.arena.scenarios.join(', ')};
+                      ships: ${GAMES.ships.scenarios.join(', ')})
   --targets A,B       targets to run (default: ${DEFAULT_TARGETS.join(', ')});
                       the reference (native) always runs; also: perturbed (test only)
   --ticks N           ticks per scenario (default ${FULL_TICKS}; --quick: ${QUICK.ticks})
-  --quick             ${QUICK.scenarios.join(' and ')} for ${QUICK.ticks} ticks on every target (what build-scripts/test runs)
+  --quick             two scenarios (arena: ${GAMES.arena.quick.join(' and ')}) for ${QUICK.ticks} ticks on every target
+                      (what build-scripts/test runs, for each game)
   --full              every scenario for ${FULL_TICKS} ticks (the default)
   --random [N]        instead of the scenarios, N random worlds (default ${RANDOM.n}): specs
                       random:<S*1000000+F+i> for i < N, ${RANDOM.ticks} ticks each unless --ticks;
                       with --quick: ${QUICK_RANDOM.n} worlds for ${QUICK_RANDOM.ticks} ticks. A divergence is shrunk
-                      (fewest ticks, pellets, players, input classes) to a world file that
-                      'tandem run --world FILE' reproduces; the report prints the command
+                      (fewest ticks; for the arena also pellets, players, input classes) to a
+                      world file that 'tandem run --world FILE' reproduces; the report prints the command
   --seed S            the first seed of --random's specs (default ${RANDOM.seed}; a decimal number)
   --first F           start --random's block at world F of seed S (default 0): runs a long
                       block in pieces, e.g. --first 0 then --first 500 with --random 500
-  --max-pellets P     leave out of --random the worlds with more than P pellets (the
+  --max-pellets P     (arena) leave out of --random the worlds with more than P pellets (the
                       report names each one and its pellet count; default: none left out)
   --no-shrink         report divergences of --random without shrinking them
-  --perturb T[:F]     for the 'perturbed' target: flip one bit after tick T of field F
-                      (0 pellet 0 x, 1 first well x, 2 rng state, 3 captures; default 137:0)
+  --perturb T[:PATH]  for the 'perturbed' target: flip the lowest bit of the field at PATH
+                      (as 'tandem dump' names it, without a Vec2's .x) after tick T
+                      (default 137 and the game's own field: arena ${GAMES.arena.perturbField}, ships ${GAMES.ships.perturbField})
   --no-twin           skip the float-twin control
   --no-scan           skip the wasm float scan
   --no-build          use what is built; fail a target that is not
@@ -68,8 +72,8 @@ targets: ${Object.entries(TARGETS).map(([n, d]) => `\n  ${n.padEnd(10)} ${d.labe
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const o = { scenarios: null, targets: null, ticks: null, quick: false, json: false, jsonOut: null,
-    twin: true, scan: true, noBuild: false, jobs: cpus().length, perturb: { tick: 137, field: 0 },
+  const o = { game: 'arena', scenarios: null, targets: null, ticks: null, quick: false, json: false, jsonOut: null,
+    twin: true, scan: true, noBuild: false, jobs: cpus().length, perturb: { tick: 137, field: null },
     random: null, seed: null, shrink: true, first: null, maxPellets: null };
   const list = (v, known, what) => {
     const items = v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -92,7 +96,13 @@ function parseArgs(argv) {
     };
     switch (a) {
       case '-h': case '--help': o.help = true; break;
-      case '--scenarios': o.scenarios = list(value(), ALL_SCENARIOS, '--scenarios'); break;
+      case '--game': {
+        const v = value();
+        if (!GAMES[v]) throw new UsageError(`unknown game '${v}' (accepted: ${Object.keys(GAMES).join(', ')})`);
+        o.game = v;
+        break;
+      }
+      case '--scenarios': o.scenariosText = value(); break;
       case '--targets': o.targets = list(value(), Object.keys(TARGETS), '--targets'); break;
       case '--ticks': o.ticks = count(value(), '--ticks', 1, 10_000_000); break;
       case '--quick': o.quick = true; break;
@@ -120,15 +130,21 @@ function parseArgs(argv) {
       case '--jobs': o.jobs = count(value(), '--jobs', 1, 64); break;
       case '--perturb': {
         const v = value();
-        const m = v.match(/^(\d+)(?::([0-3]))?$/);
-        if (!m || Number(m[1]) < 1) throw new UsageError(`--perturb expects TICK[:FIELD] with TICK >= 1 and FIELD 0..3 (got '${v}')`);
-        o.perturb = { tick: Number(m[1]), field: Number(m[2] ?? 0) };
+        const m = v.match(/^(\d+)(?::([a-z0-9_.[\]]+))?$/);
+        if (!m || Number(m[1]) < 1) throw new UsageError(`--perturb expects TICK[:PATH] with TICK >= 1 and PATH a field path such as pellets[0].pos (got '${v}')`);
+        o.perturb = { tick: Number(m[1]), field: m[2] ?? null };
         break;
       }
       default: throw new UsageError(`unknown argument '${argv[i]}' (see --help)`);
     }
   }
   if (o.quick && o.full) throw new UsageError('--quick and --full exclude each other');
+  const game = GAMES[o.game];
+  if (o.scenariosText !== undefined) o.scenarios = list(o.scenariosText, game.scenarios, '--scenarios');
+  delete o.scenariosText;
+  o.perturb.field ??= game.perturbField;
+  if (!game.twin) o.twin = false;   // the float twin is the arena's
+  if (o.maxPellets !== null && o.game !== 'arena') throw new UsageError('--max-pellets is the arena\'s (its worlds have pellets)');
   if (o.random !== null) {
     if (o.scenarios) throw new UsageError('--random and --scenarios exclude each other (--random runs random worlds instead)');
     if (o.full) throw new UsageError('--random and --full exclude each other');
@@ -143,7 +159,7 @@ function parseArgs(argv) {
     const alone = [[o.seed !== null, '--seed'], [!o.shrink, '--no-shrink'], [o.first !== null, '--first'], [o.maxPellets !== null, '--max-pellets']].find(([set]) => set);
     if (alone) throw new UsageError(`${alone[1]} needs --random`);
   }
-  o.scenarios ??= o.quick ? QUICK.scenarios : ALL_SCENARIOS;
+  o.scenarios ??= o.quick ? game.quick : game.scenarios;
   o.ticks ??= o.quick ? QUICK.ticks : FULL_TICKS;
   let targets = o.targets ?? DEFAULT_TARGETS;
   if (!targets.includes(REFERENCE)) targets = [REFERENCE, ...targets];
@@ -244,7 +260,7 @@ async function main() {
   mkdirSync(logDir, { recursive: true });
   let serverPromise = null;
   const ctx = {
-    root, logDir, noBuild: opts.noBuild, perturb: opts.perturb,
+    root, logDir, noBuild: opts.noBuild, perturb: opts.perturb, game: opts.game,
     server: () => (serverPromise ??= startServer({
       pageDir: join(here, 'page'), libDir: join(here, 'lib'), packageDir: join(root, 'build/wasm/package'),
       twinPath: ctx.twinWasmPath,
@@ -252,7 +268,7 @@ async function main() {
   };
 
   const report = {
-    reference: REFERENCE, ticks: opts.ticks, scenarios: opts.scenarios, targets: [], cells: [], twin: null,
+    reference: REFERENCE, game: opts.game, ticks: opts.ticks, scenarios: opts.scenarios, targets: [], cells: [], twin: null,
     floatScan: null, ok: true, phases: {}, elapsedSeconds: 0,
     random: opts.random ? { worlds: opts.random, seed: String(opts.seed), first: opts.first, ticks: opts.ticks, maxPellets: opts.maxPellets, leftOut: [] } : null,
     shrunk: [],
@@ -295,7 +311,7 @@ async function main() {
     progress.status = 'counting the random worlds\' pellets';
     const limit = limiter(opts.jobs);
     const counts = await Promise.all(opts.scenarios.map((sc) => limit(async () => {
-      const r = await runProcess(ref.target.binary, ['run', '--scenario', sc, '--ticks', '0', '--format', 'json'], { cwd: root });
+      const r = await runProcess(ref.target.binary, ['run', '--game', opts.game, '--scenario', sc, '--ticks', '0', '--format', 'json'], { cwd: root });
       if (r.code !== 0) throw new Error(`tandem run --scenario ${sc} --ticks 0 exited ${r.code}: ${r.stderr.trim()}`);
       return JSON.parse(r.stdout).summary.pellets;
     })));
@@ -417,7 +433,7 @@ async function main() {
         cell.fieldsDiffering = diffs.length;
         if (a.sections && b.sections) {
           cell.sectionsFrom = 'section digests';
-          cell.sections = SECTIONS.filter((n) => a.sections[n] !== b.sections[n])
+          cell.sections = Object.keys(a.sections).filter((n) => a.sections[n] !== b.sections[n])
             .map((n) => ({ name: n, reference: a.sections[n], other: b.sections[n] }));
         } else {
           // The native CLI prints no section digests (yet): the sections whose fields differ.
@@ -471,13 +487,15 @@ async function main() {
       progress.status = `shrinking ${t.name} / ${cell.scenario}`;
       note(`shrink  ${t.name} / ${cell.scenario} (first divergent tick ${cell.firstDivergentTick}) ...`);
       try {
-        const found = await shrink({ ref, target: t, spec: cell.scenario, tick: cell.firstDivergentTick, firstDifference, note });
+        const found = await shrink({ ref, target: t, spec: cell.scenario, tick: cell.firstDivergentTick, firstDifference, note,
+          knobs: GAMES[opts.game].shrinkKnobs });
         const file = join(root, 'build/determinism/worlds', `${t.name}-${found.spec.replace(/[^a-z0-9=+]+/gi, '_')}.world`);
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, [
           `# A divergence of ${t.name} from ${REFERENCE}, found by build-scripts/check-determinism --random`,
           `# in ${cell.scenario} at tick ${cell.firstDivergentTick}, shrunk in ${found.probes} probes.`,
           `# 'expect' is ${REFERENCE}'s digest at the last tick: a build that differs exits 1.`,
+          `# game ${opts.game}: run it with --game ${opts.game}`,
           `scenario ${found.spec}`, `ticks ${found.tick}`, 'every 1', `expect ${found.tick} ${found.referenceDigest}`, ''].join('\n'));
         const shown = relative(root, file);
         report.shrunk.push({ target: t.name, from: cell.scenario, fromTick: cell.firstDivergentTick, spec: found.spec,
@@ -530,7 +548,7 @@ function table(rows) {
 
 function renderText(report, opts) {
   let out = '';
-  out += `\nfingerprints (reference: ${report.reference}):\n`;
+  out += `\ngame ${report.game}; fingerprints (reference: ${report.reference}):\n`;
   out += table([['target', 'fingerprint', 'version', 'simulation flags', 'platform', 'engine'],
     ...report.targets.map((t) => [t.name, t.fingerprint ?? '-', t.version ?? '-', t.flags ?? '-', t.platform ?? '-', t.engine ?? '-'])]).replace(/^(?=.)/gm, '  ');
 
@@ -579,7 +597,7 @@ function renderText(report, opts) {
 
   for (const s of report.shrunk) {
     if (s.error) { out += `\nshrink ${s.target} / ${s.from}: failed: ${s.error}\n`; continue; }
-    out += `\nshrunk: ${s.target} / ${s.from} (tick ${s.fromTick}) -> ${s.spec} at tick ${s.tick}, ${s.pellets} pellets (${s.probes} probes)\n`;
+    out += `\nshrunk: ${s.target} / ${s.from} (tick ${s.fromTick}) -> ${s.spec} at tick ${s.tick}${s.pellets !== null ? `, ${s.pellets} pellets` : ''} (${s.probes} probes)\n`;
     out += `  world file: ${s.file} (digest ${s.digest} on ${s.target}, ${s.referenceDigest} on ${report.reference})\n`;
     out += `  reproduce:  ${s.command}\n`;
   }
@@ -659,7 +677,7 @@ const ladder = (below) => [0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128,
 // Reduces a divergent random world while it still diverges: the ticks to the first divergent
 // tick, then the pellet count, the players in the stream and the input classes, one at a time
 // (each probe runs the candidate on the reference and the target up to the current tick).
-async function shrink({ ref, target, spec, tick, firstDifference, note }) {
+async function shrink({ ref, target, spec, tick, firstDifference, note, knobs }) {
   let cur = parseSpec(spec);
   let best = { spec, tick, referenceDigest: null, digest: null };
   let probes = 0;
@@ -678,6 +696,9 @@ async function shrink({ ref, target, spec, tick, firstDifference, note }) {
   };
   // The original first, for the digests (and a check that it still diverges).
   if (!(await attempt(cur))) throw new Error(`${spec} no longer diverges at tick ${tick}`);
+  // Another game's random specs have no knobs this shrinker knows: the first divergent tick
+  // is the whole reduction.
+  if (!knobs) return { ...best, pellets: null, probes };
   const pellets = cur.pellets ?? await ref.pellets(formatSpec(cur));
   for (const n of ladder(pellets)) if (await attempt({ ...cur, pellets: n })) break;
   for (const n of ladder(9)) if (await attempt({ ...cur, players: n })) break;

@@ -52,7 +52,7 @@ expect(cells.length > 0 && divergent.length > 0 && divergent.length < cells.leng
   `the rare path is found in some of the ${cells.length} worlds but not most (${divergent.length} divergent)`);
 expect(cells.every((c) => c.status === 'identical' || c.status === 'divergent'), 'every other world is identical (no errors)');
 const dumped = divergent.find((c) => c.fields);
-expect(dumped?.fields?.length > 0 && dumped.fields.some((f) => /^pellet\[\d+\]\./.test(f.name)) && !dumped.fields.some((f) => /^config\./.test(f.name)),
+expect(dumped?.fields?.length > 0 && dumped.fields.some((f) => /^pellets\[\d+\]\./.test(f.name)) && !dumped.fields.some((f) => /^config\./.test(f.name)),
   `a divergence is reported with its differing pellet fields (${dumped?.fields?.slice(0, 3).map((f) => f.name).join(', ')})`);
 const s = report?.shrunk?.find((x) => x.target === 'perturbed-rare');
 expect(s && !s.error, `the earliest divergence was shrunk (${s?.error ?? `${s?.from} -> ${s?.spec}`})`);

@@ -42,14 +42,22 @@ concept Scripted =
         { G::scenario_inputs(scenario, state) } -> std::same_as<std::vector<Input<G>>>;
     };
 
-// Steps the state `ticks` times with the scenario's inputs, reusing the caller's Stepper.
-template <Scripted G>
+// Steps the state `ticks` times with the scenario's inputs, reusing the caller's Stepper, and
+// calls after_step(state) after each step (a caller's check or instrumentation; it may change
+// the state, as the determinism check's perturbed build does).
+template <Scripted G, class AfterStep>
 void advance(const typename G::Scenario& scenario, typename G::State& state, uint64_t ticks,
-             typename G::Stepper& stepper) {
+             typename G::Stepper& stepper, AfterStep&& after_step) {
     for (uint64_t i = 0; i < ticks; ++i) {
         const std::vector<Input<G>> inputs = G::scenario_inputs(scenario, state);
         stepper.step(state, inputs);
+        after_step(state);
     }
+}
+template <Scripted G>
+void advance(const typename G::Scenario& scenario, typename G::State& state, uint64_t ticks,
+             typename G::Stepper& stepper) {
+    advance<G>(scenario, state, ticks, stepper, [](const typename G::State&) {});
 }
 
 // One point of a digest stream.
@@ -63,17 +71,22 @@ struct StreamPoint {
 // after every step to a tick that is a multiple of `every`, and after the last step (tick
 // T + ticks) if that is not one. every == 0 emits the first and the last only. The state is
 // left at T + ticks, for a summary.
-template <Scripted G, class Emit>
+template <Scripted G, class Emit, class AfterStep>
 void digest_stream(const typename G::Scenario& scenario, typename G::State& state, uint64_t ticks, uint64_t every,
-                   Emit&& emit) {
+                   Emit&& emit, AfterStep&& after_step) {
     typename G::Stepper stepper;
     const uint64_t last = G::tick(state) + ticks;
     emit(StreamPoint{G::tick(state), digest<G>(state)});
     while (G::tick(state) < last) {
-        advance<G>(scenario, state, 1, stepper);
+        advance<G>(scenario, state, 1, stepper, after_step);
         const uint64_t t = G::tick(state);
         if ((every != 0 && t % every == 0) || t == last) emit(StreamPoint{t, digest<G>(state)});
     }
+}
+template <Scripted G, class Emit>
+void digest_stream(const typename G::Scenario& scenario, typename G::State& state, uint64_t ticks, uint64_t every,
+                   Emit&& emit) {
+    digest_stream<G>(scenario, state, ticks, every, emit, [](const typename G::State&) {});
 }
 
 }  // namespace tandem::sim

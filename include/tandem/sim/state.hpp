@@ -488,34 +488,38 @@ struct FieldLine {
 };
 
 namespace detail {
-template <class G>
-class FlattenVisitor {
+// Walks a state (const or not) naming each field by its path, as the dump does, and hands
+// each to a sink: sink.field(path, section, value&), sink.line(path, section, text) for a
+// list's count and a derived value. The dump's FieldLines and the test-only perturbation
+// (perturb_field) are two sinks of the one walk, so they cannot disagree on a path.
+template <class G, class Sink>
+class PathVisitor {
 public:
-    explicit FlattenVisitor(std::vector<FieldLine>& out) : out_(out) {}
+    explicit PathVisitor(Sink& sink) : sink_(sink) {}
     template <class T>
-    void field(std::string_view name, const T& v) {
-        emit(name, v, current_);
+    void field(std::string_view name, T& v) {
+        sink_.field(prefix_ + std::string(name), section_name(current_), v);
     }
     template <class T, class S>
-    void field(std::string_view name, const T& v, S section) {
-        emit(name, v, static_cast<uint8_t>(section));
+    void field(std::string_view name, T& v, S section) {
+        sink_.field(prefix_ + std::string(name), section_name(static_cast<uint8_t>(section)), v);
     }
     template <class S>
     void section(S s) {
         current_ = static_cast<uint8_t>(s);
     }
     template <class C>
-    void config(std::string_view name, const C& c) {
+    void config(std::string_view name, C& c) {
         object(name, [&] { G::visit_config(*this, c); });
     }
-    template <class E, class F>
-    void list(std::string_view name, const std::vector<E>& v, Count count, F&& element) {
+    template <class Vec, class F>
+    void list(std::string_view name, Vec& v, Count count, F&& element) {
         list(name, v, count, Also{}, element);
     }
-    template <class E, class F>
-    void list(std::string_view name, const std::vector<E>& v, Count, Also, F&& element) {
+    template <class Vec, class F>
+    void list(std::string_view name, Vec& v, Count, Also, F&& element) {
         const std::string base = prefix_ + std::string(name);
-        out_.push_back({base + ".count", section_name(current_), std::to_string(v.size())});
+        sink_.line(base + ".count", section_name(current_), std::to_string(v.size()));
         const std::string saved = prefix_;
         for (std::size_t i = 0; i < v.size(); ++i) {
             element_base_ = base;
@@ -538,7 +542,7 @@ public:
     }
     template <class F>
     void derived(std::string_view name, F&& compute) {
-        out_.push_back({prefix_ + std::string(name), section_name(current_), std::to_string(compute())});
+        sink_.line(prefix_ + std::string(name), section_name(current_), std::to_string(compute()));
     }
     template <class F>
     void require(F&&) {}
@@ -547,18 +551,44 @@ private:
     static std::string_view section_name(uint8_t s) {
         return s == header_section ? std::string_view{} : G::sections[s];
     }
-    template <class T>
-    void emit(std::string_view name, const T& v, uint8_t section) {
-        const std::string path = prefix_ + std::string(name);
-        FieldTraits<std::remove_cv_t<T>>::text(v, [&](std::string_view suffix, std::string value) {
-            out_.push_back({path + std::string(suffix), section_name(section), std::move(value)});
-        });
-    }
 
-    std::vector<FieldLine>& out_;
+    Sink& sink_;
     std::string prefix_;
     std::string element_base_;
     uint8_t current_ = header_section;
+};
+
+struct FlattenSink {
+    std::vector<FieldLine>& out;
+    template <class T>
+    void field(const std::string& path, std::string_view section, const T& v) {
+        FieldTraits<std::remove_cv_t<T>>::text(v, [&](std::string_view suffix, std::string value) {
+            out.push_back({path + std::string(suffix), section, std::move(value)});
+        });
+    }
+    void line(std::string path, std::string_view section, std::string value) {
+        out.push_back({std::move(path), section, std::move(value)});
+    }
+};
+
+// Flips the lowest bit of the first byte of the named field's canonical encoding (for a Vec2,
+// its x), through the field's own codec, so the result is a value of the field's type.
+struct PerturbSink {
+    std::string_view target;
+    bool done = false;
+    template <class T>
+    void field(const std::string& path, std::string_view, T& v) {
+        if constexpr (!std::is_const_v<T>) {
+            if (done || path != target) return;
+            std::vector<uint8_t> bytes;
+            ByteWriter w(bytes);
+            FieldTraits<T>::write(w, v);
+            bytes[0] ^= 1;
+            ByteReader r(bytes);
+            done = FieldTraits<T>::read(r, v);
+        }
+    }
+    void line(const std::string&, std::string_view, const std::string&) {}
 };
 }  // namespace detail
 
@@ -566,9 +596,21 @@ private:
 template <class G>
 std::vector<FieldLine> fields(const typename G::State& state) {
     std::vector<FieldLine> out;
-    detail::FlattenVisitor<G> v(out);
+    detail::FlattenSink sink{out};
+    detail::PathVisitor<G, detail::FlattenSink> v(sink);
     G::visit_state(v, state);
     return out;
+}
+
+// Test-only fault injection (the determinism check's perturbed build): flips the lowest bit of
+// the field at `path` (a field's path as fields() names it, without a Vec2's .x/.y suffix).
+// False when the state has no such field or the flipped bytes are no value of its type.
+template <class G>
+bool perturb_field(typename G::State& state, std::string_view path) {
+    detail::PerturbSink sink{path};
+    detail::PathVisitor<G, detail::PerturbSink> v(sink);
+    G::visit_state(v, state);
+    return sink.done;
 }
 
 // The canonical state as text, diffable between builds (`tandem dump`): one "path value" line

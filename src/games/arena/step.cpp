@@ -157,7 +157,7 @@ void compute_pulls(const World& w, PelletField& field, std::vector<detail::Pull>
     }
 }
 
-// Test-only fault injection on a rare path (src/world/CMakeLists.txt, TANDEM_PERTURB_RARE):
+// Test-only fault injection on a rare path (src/games/arena/CMakeLists.txt, TANDEM_PERTURB_RARE):
 // a pellet whose step ends exactly on the left wall (x == 0, which only a reflection clamp or
 // an exact arrival produces) while moving keeps one bit more of its x velocity. Most worlds
 // never take this path; the random determinism check must find one that does. Compiled to
@@ -216,27 +216,6 @@ void capture_pellets(World& w, std::vector<Event>& events) {
     }
 }
 
-// Test-only fault injection for the cross-build determinism check (src/world/CMakeLists.txt):
-// built with TANDEM_PERTURB_TICK, one bit of one field flips after that tick, so the check can
-// prove it notices a divergence. TANDEM_PERTURB_FIELD: 0 pellet 0 x, 1 first well x, 2 rng
-// state, 3 captures. Compiled to nothing otherwise.
-#if defined(TANDEM_PERTURB_TICK)
-#ifndef TANDEM_PERTURB_FIELD
-#define TANDEM_PERTURB_FIELD 0
-#endif
-void perturb_for_test(World& w) {
-    if (w.tick != static_cast<uint64_t>(TANDEM_PERTURB_TICK)) return;
-    switch (TANDEM_PERTURB_FIELD) {
-    case 0: if (!w.pellets.empty()) w.pellets[0].pos.x = Fx::from_raw(w.pellets[0].pos.x.raw() ^ 1); break;
-    case 1: if (!w.wells.empty()) w.wells[0].pos.x = Fx::from_raw(w.wells[0].pos.x.raw() ^ 1); break;
-    case 2: w.rng = XorShift::from_state(w.rng.state() ^ 1); break;
-    default: w.captures ^= 1; break;
-    }
-}
-#else
-void perturb_for_test(World&) {}
-#endif
-
 }  // namespace
 
 std::span<const Event> Stepper::step(World& w, std::span<const Input> inputs) {
@@ -249,7 +228,6 @@ std::span<const Event> Stepper::step(World& w, std::span<const Input> inputs) {
     move_pellets(w, scratch_->pulls, dt);
     capture_pellets(w, events_);
     w.tick += 1;
-    perturb_for_test(w);
     return events_;
 }
 

@@ -3,9 +3,10 @@
 // Two views, both disassembled with wabt's wasm-objdump and demangled with c++filt:
 // 1. The module as shipped, with its function names: build/wasm/scan is the wasm preset's
 //    module relinked from the same objects with --profiling-funcs (only a name section
-//    added; the package's module strips names). Every function whose name is in namespace tandem (src/core,
-//    src/world) must contain no f32/f64 instruction and call no libm function.
-// 2. Every function of libtandem_core.a and libtandem_world.a as Emscripten compiled them
+//    added; the package's module strips names). Every function whose name is in namespace
+//    tandem (src/core, src/sim) or in a game's namespace (src/games/<game>) must contain no
+//    f32/f64 instruction and call no libm function.
+// 2. Every function of libtandem_core.a and each game's library as Emscripten compiled them
 //    (object files keep symbol names). -O3 inlines much of the simulation into the bindings'
 //    functions in the linked module, where view 1 cannot tell it apart from the render edge;
 //    the objects still hold each simulation function's own code, so nothing escapes.
@@ -45,11 +46,15 @@ const FLOAT_OP = /\bf(32|64)\.[a-z_0-9]+|\b[a-z0-9]+\.[a-z_]+_f(32|64)(_[su])?\b
 // - tandem::bindings is the JS boundary (bindings/*.hpp): every JS number arrives as a double,
 //   so reading a length or an id converts from f64 there, before anything reaches the simulation.
 // - tandem::predict and tandem::client are presentation: the prediction kit and the predicted
-//   world ease what is drawn (corrections, remote views) in floats; what they simulate is
-//   world::step on a copy of the confirmed world, scanned under tandem::world, and nothing they
-//   compute returns to the confirmed world or the wire except the player's own steers.
+//   client ease what is drawn (corrections, remote views) in floats; what they simulate is the
+//   game's own step on a copy of the confirmed state, scanned under the game's namespace, and
+//   nothing they compute returns to the confirmed state or the wire except the player's own
+//   commands. A game's presentation namespace (<game>::presentation) is drawing alike.
 const PRESENTATION = ['tandem::bindings::', 'tandem::predict::', 'tandem::client::'];
-const isSimulation = (name) => name.startsWith('tandem::') && !PRESENTATION.some((p) => name.startsWith(p));
+// The namespaces of the games the package links (src/games/<game>, namespace <game>).
+export const GAME_NAMESPACES = ['arena::', 'ships::'];
+const isSimulation = (name) => (name.startsWith('tandem::') && !PRESENTATION.some((p) => name.startsWith(p))) ||
+  (GAME_NAMESPACES.some((g) => name.startsWith(g)) && !/^[a-z_]+::presentation::/.test(name));
 const isAllowed = (name) => ALLOWED_FLOAT_FUNCTIONS.some((a) => name === a || name.startsWith(`${a}(`) || name.startsWith(`${a}<`));
 
 async function demangle(names) {
@@ -132,7 +137,7 @@ export async function scanWasm(ctx) {
   rmSync(objDir, { recursive: true, force: true });
   mkdirSync(objDir, { recursive: true });
   let objectFunctions = 0;
-  for (const lib of ['src/core/libtandem_core.a', 'src/world/libtandem_world.a']) {
+  for (const lib of ['src/core/libtandem_core.a', 'src/sim/libtandem_sim.a', 'src/games/arena/libtandem_arena.a', 'src/games/ships/libtandem_ships.a']) {
     const r = await runProcess('ar', ['x', join(buildDir, lib)], { cwd: objDir });
     if (r.code !== 0) throw new Error(`ar x ${lib} failed: ${r.stderr.trim()}`);
   }

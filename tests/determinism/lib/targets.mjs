@@ -31,13 +31,6 @@ export const TARGETS = {
 export const DEFAULT_TARGETS = Object.keys(TARGETS).filter((t) => !TARGETS[t].optIn);
 export const REFERENCE = 'native';
 
-// Perturbation field numbers (src/world/CMakeLists.txt) and the dump field each alters.
-export const PERTURB_FIELDS = {
-  0: { what: 'pellet 0 x', field: () => 'pellet[0].pos.x' },
-  1: { what: 'first well x', field: (dump) => dump.fields.find(([n]) => /^well\[\d+\]\.pos\.x$/.test(n))?.[0] ?? 'well[?].pos.x' },
-  2: { what: 'rng state', field: () => 'rng.state' },
-  3: { what: 'captures', field: () => 'captures' },
-};
 
 // ---- Building ---------------------------------------------------------------------------
 
@@ -77,11 +70,11 @@ export async function buildPreset(ctx, preset, dir, target, extraDefs = {}) {
   return buildDir;
 }
 
-// The compiler and code-generation flags the preset uses for src/world (from CMake's
-// compile_commands.json), so the float twin is compiled exactly like the simulation.
+// The compiler and code-generation flags the preset uses for the arena's simulation (from
+// CMake's compile_commands.json), so the float twin is compiled exactly like it.
 function worldCompileFlags(buildDir) {
-  const entry = readCompileCommands(buildDir).find((e) => e.file.endsWith('src/world/world.cpp'));
-  if (!entry) throw new Error(`no compile command for src/world/world.cpp in ${buildDir}`);
+  const entry = readCompileCommands(buildDir).find((e) => e.file.endsWith('src/games/arena/world.cpp'));
+  if (!entry) throw new Error(`no compile command for src/games/arena/world.cpp in ${buildDir}`);
   const args = entry.args;
   const keep = [args[0]];
   for (let i = 1; i < args.length; ++i) {
@@ -113,12 +106,13 @@ export async function buildTwin(ctx, buildDir, outDir, name, kind, extraLink) {
 
 // ---- Fingerprints ------------------------------------------------------------------------
 
-// The determinism-relevant flags every simulation translation unit (src/core, src/world) was
+// The determinism-relevant flags every simulation translation unit (src/core, src/sim, each
+// game's src/games/<game> but its presentation) was
 // compiled with, read back from compile_commands.json: -ffp-contract=off, no fast-math,
 // floating-point model switches and the test-only perturbation.
 export function simulationFlags(buildDir) {
-  const entries = readCompileCommands(buildDir).filter((e) => /\/src\/(core|world)\//.test(e.file));
-  if (!entries.length) return { ok: false, summary: 'no compile commands for src/core, src/world', problems: ['no compile commands'] };
+  const entries = readCompileCommands(buildDir).filter((e) => /\/src\/(core|sim|games\/[a-z0-9_-]+)\//.test(e.file) && !/\/presentation\//.test(e.file));
+  if (!entries.length) return { ok: false, summary: 'no compile commands for src/core, src/sim, src/games', problems: ['no compile commands'] };
   const problems = new Set();
   const notes = new Set();
   const noteFiles = new Map();   // note -> files that have it
@@ -195,12 +189,12 @@ class CliTarget {
   async close() {}
 
   async hello() {
-    let [cmd, args] = this.#cmd(this.binary, ['version']);
+    let [cmd, args] = this.#cmd(this.binary, ['version', '--game', this.ctx.game]);
     let r = await runProcess(cmd, args);
     if (!/^tandem /m.test(r.stdout) && this.def.emulatorIfNeeded && !this.emulator) {
       // The kernel refused the binary (no 32-bit support): run it under qemu-user instead.
       this.emulator = this.def.emulatorIfNeeded;
-      [cmd, args] = this.#cmd(this.binary, ['version']);
+      [cmd, args] = this.#cmd(this.binary, ['version', '--game', this.ctx.game]);
       r = await runProcess(cmd, args);
     }
     if (r.code !== 0) throw new Error(`tandem version exited ${r.code}: ${r.stderr.trim()}`);
@@ -235,7 +229,7 @@ class CliTarget {
   }
 
   stream(scenario, ticks, onProgress) {
-    return this.#stream(this.binary, ['run', '--scenario', scenario, '--ticks', String(ticks), '--every', '1'], ticks, onProgress, 'tandem run');
+    return this.#stream(this.binary, ['run', '--game', this.ctx.game, '--scenario', scenario, '--ticks', String(ticks), '--every', '1'], ticks, onProgress, 'tandem run');
   }
 
   twin(scenario, ticks, onProgress) {
@@ -245,13 +239,13 @@ class CliTarget {
 
   // The command line that runs a world file on this build (printed by the shrinker).
   worldCommand(file) {
-    const [cmd, args] = this.#cmd(this.binary, ['run', '--world', file]);
+    const [cmd, args] = this.#cmd(this.binary, ['run', '--game', this.ctx.game, '--world', file]);
     return [cmd, ...args].join(' ');
   }
 
   // The pellet count of a scenario's world (from the run's summary line).
   async pellets(scenario) {
-    const [cmd, args] = this.#cmd(this.binary, ['run', '--scenario', scenario, '--ticks', '0']);
+    const [cmd, args] = this.#cmd(this.binary, ['run', '--game', this.ctx.game, '--scenario', scenario, '--ticks', '0']);
     const r = await runProcess(cmd, args);
     const m = r.stdout.match(/ pellets=(\d+)/);
     if (r.code !== 0 || !m) throw new Error(`tandem run --ticks 0 exited ${r.code}: ${r.stderr.trim()}`);
@@ -259,7 +253,7 @@ class CliTarget {
   }
 
   async dump(scenario, tick) {
-    const [cmd, args] = this.#cmd(this.binary, ['dump', '--scenario', scenario, '--tick', String(tick)]);
+    const [cmd, args] = this.#cmd(this.binary, ['dump', '--game', this.ctx.game, '--scenario', scenario, '--tick', String(tick)]);
     const r = await runProcess(cmd, args);
     if (r.code !== 0) throw new Error(`tandem dump exited ${r.code}: ${r.stderr.trim()}`);
     return parseDump(r.stdout);
@@ -318,14 +312,14 @@ class WasmTarget {
   }
 
   async hello() {
-    const r = await this.session.run({ kind: 'hello' });
+    const r = await this.session.run({ kind: 'hello', game: this.ctx.game });
     const flags = simulationFlags(this.buildDir);
     const engine = this.browser?.version ?? r.engine;
     return { fingerprint: r.fingerprint, version: r.version, flags, platform: 'wasm32 little-endian', engine };
   }
 
   async stream(scenario, ticks, onProgress) {
-    return (await this.session.run({ kind: 'stream', scenario, ticks }, onProgress)).digests;
+    return (await this.session.run({ kind: 'stream', game: this.ctx.game, scenario, ticks }, onProgress)).digests;
   }
 
   async twin(scenario, ticks, onProgress) {
@@ -333,11 +327,11 @@ class WasmTarget {
   }
 
   worldCommand(file) {
-    return `node tests/determinism/run-world.mjs ${file}   # the wasm package in Node; ${this.name} runs the same module`;
+    return `node tests/determinism/run-world.mjs ${file}${this.ctx.game === 'arena' ? '' : ` --game ${this.ctx.game}`}   # the wasm package in Node; ${this.name} runs the same module`;
   }
 
   async dump(scenario, tick) {
-    const r = await this.session.run({ kind: 'dump', scenario, tick });
+    const r = await this.session.run({ kind: 'dump', game: this.ctx.game, scenario, tick });
     const parsed = parseDump(r.dump);
     parsed.digest = parsed.digest ?? r.digest;
     parsed.sections = parsed.sections ?? r.sections;

@@ -140,16 +140,11 @@ export function readCompileCommands(buildDir) {
 }
 
 // The section of the world digest each dump field belongs to (src/world/world.cpp order).
+// A dump field's top-level name (its path up to the first '.' or '['): where a dump holds no
+// section digests, the differing fields' top-level names stand in for the sections.
 export function sectionOf(name) {
-  if (name === 'tick') return 'tick';
-  if (name.startsWith('config.')) return 'config';
-  if (name === 'wells.count' || name.startsWith('well[')) return 'wells';
-  if (name === 'pellets.count' || name.startsWith('pellet[') || name.startsWith('pellets.')) return 'pellets';
-  if (name.startsWith('score[') || name === 'captures') return 'scores';
-  if (name.startsWith('rng.')) return 'rng';
-  return 'other';
+  return name.split(/[.[]/)[0];
 }
-export const SECTIONS = ['config', 'wells', 'pellets', 'scores', 'rng'];
 
 // Parses `tandem dump` / World.dump() text: fields in order, plus the digest and section
 // digest lines when present ("digest HEX", "section.NAME HEX" or "sections.NAME HEX").
@@ -164,7 +159,7 @@ export function parseDump(text) {
     const value = space < 0 ? '' : line.slice(space + 1).trim();
     if (name === 'scenario') continue;
     if (name === 'digest') { digest = value; continue; }
-    const sm = name.match(/^sections?\.(config|wells|pellets|scores|rng)$/);
+    const sm = name.match(/^sections?\.([a-z0-9_-]+)$/);
     if (sm) { sections[sm[1]] = value; continue; }
     fields.push([name, value]);
   }

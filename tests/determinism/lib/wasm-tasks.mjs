@@ -3,10 +3,12 @@
 // browser page (page/index.html), so the three wasm rows run exactly the same code.
 //
 // Tasks (the check sends them one at a time; each resolves to a JSON-able result):
-//   {kind:'hello'}                       -> {fingerprint, version, engine, visibility}
-//   {kind:'stream', scenario, ticks}     -> {digests: [d0, d1, ... dN]}   (index = tick)
+//   {kind:'hello', game}                 -> {fingerprint, version, engine, visibility}
+//   {kind:'stream', game, scenario, ticks} -> {digests: [d0, d1, ... dN]}   (index = tick)
 //       (optional pace: 'slice' (default) or 'timeout', the old pacing, for browser-speed.mjs)
-//   {kind:'dump', scenario, tick}        -> {dump, sections, digest}
+//   {kind:'dump', game, scenario, tick}  -> {dump, sections, digest}
+// `game` is one of the package's games (tandem.games; default 'arena'), reached through the
+// one game-agnostic surface, tandem.game(name).
 //   {kind:'twin', scenario, ticks}       -> {digests: [...]}  (the float twin, a separate .wasm)
 // progress(done, total) is called at every yield; the runner yields to the event loop after
 // each SLICE_MS of computing, so a page can post progress while it computes.
@@ -65,8 +67,10 @@ const TWIN_SCENARIOS = ['orbits', 'crowd', 'chaos', 'trig'];
 const hex8 = (v) => (v >>> 0).toString(16).padStart(8, '0');
 
 export function makeRunner({ tandem, twin = null, engine = 'unknown' }) {
-  async function stream({ scenario, ticks, pace }, progress) {
-    const s = tandem.Scenario.open(scenario);
+  const gameOf = (name) => tandem.game(name ?? 'arena');
+  async function stream({ game, scenario, ticks, pace }, progress) {
+    const g = gameOf(game);
+    const s = g.openScenario(scenario);
     const digests = new Array(ticks + 1);
     const tick = pacer(ticks, progress, pace);
     try {
@@ -82,26 +86,25 @@ export function makeRunner({ tandem, twin = null, engine = 'unknown' }) {
     // The documented one-call API must give the same stream as stepping: checked on a prefix
     // (cheap) so a difference between the two paths cannot hide behind the per-tick loop.
     const prefix = Math.min(ticks, 32);
-    const direct = tandem.runScenario(scenario, prefix, 1);
+    const direct = g.runScenario(scenario, prefix, 1);
     const byTick = new Map(direct.map((e) => [e.tick, e.digest]));
     for (let t = 1; t <= prefix; ++t) {
       if (byTick.get(t) !== digests[t]) {
-        throw new Error(`runScenario('${scenario}', ${prefix}, 1) disagrees with Scenario.step at tick ${t}: ${byTick.get(t)} vs ${digests[t]}`);
+        throw new Error(`game('${g.name}').runScenario('${scenario}', ${prefix}, 1) disagrees with openScenario().step at tick ${t}: ${byTick.get(t)} vs ${digests[t]}`);
       }
     }
     return { digests };
   }
 
-  async function dump({ scenario, tick }, progress) {
-    const s = tandem.Scenario.open(scenario);
+  async function dump({ game, scenario, tick }, progress) {
+    const s = gameOf(game).openScenario(scenario);
     try {
       const next = pacer(tick, progress);
       for (let t = 1; t <= tick; ++t) {
         s.step(1);
         await next(t);
       }
-      const world = s.world;
-      return { dump: world.dump(), sections: world.sectionDigests(), digest: s.digest() };
+      return { dump: s.dump(), sections: s.sectionDigests(), digest: s.digest() };
     } finally {
       s.delete();
     }
@@ -126,7 +129,7 @@ export function makeRunner({ tandem, twin = null, engine = 'unknown' }) {
   return async function run(task, progress = () => {}) {
     switch (task.kind) {
       case 'hello':
-        return { fingerprint: tandem.fingerprint, version: tandem.version, engine, twin: twin !== null,
+        return { fingerprint: gameOf(task.game).fingerprint, version: tandem.version, engine, twin: twin !== null,
           visibility: globalThis.document?.visibilityState ?? 'no document' };
       case 'stream': return stream(task, progress);
       case 'dump': return dump(task, progress);
