@@ -1,6 +1,6 @@
-// tandem_ships_stream: prints ships' digest streams in the form `tandem run` prints them, for
-// tests/games/ships/golden/regenerate.sh while the CLI does not list ships. It takes the CLI's
-// own spellings, so the script drives either:
+// tandem_ships_stream: prints ships' digest streams in the form `tandem run --game ships`
+// prints them, for tests/games/ships/golden/regenerate.sh in builds without the CLI (the server
+// and the CLI need Boost). It takes the CLI's own spellings, so the script drives either:
 //   version [--game ships]                 "simulation_version N" among its lines
 //   scenarios [--game ships]               "NAME  DESCRIPTION" per listed scenario
 //   run [--game ships] --scenario NAME --ticks N --every K   "TICK DIGEST" lines, a summary

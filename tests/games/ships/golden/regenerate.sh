@@ -7,9 +7,9 @@
 # file's under the version the file records: bump simulation_version in
 # src/games/ships/include/ships/world.hpp first (docs/determinism.md, "The simulation version").
 #   tests/games/ships/golden/regenerate.sh [path/to/tool [SCENARIO...]]
-#     the tool: build/native/tests/tandem_ships_stream by default, or a `tandem` CLI that lists
-#     ships (both take `version|scenarios|run ... --game ships`); every scenario it lists and
-#     random.txt unless SCENARIOs are named
+#     the tool: build/native/tests/tandem_ships_stream by default, or the `tandem` CLI (both
+#     take `version|scenarios|run ... --game ships` and write byte-identical files); every
+#     scenario it lists and random.txt unless SCENARIOs are named
 #   TANDEM_GOLDEN_DIR=DIR  read and write the files there instead (the script's own test)
 #   TANDEM_GOLDEN_BUILD=TEXT  the build named in the files' comment (default "native g++ Release")
 # Exit status: 0 written, 1 refused (nothing written), 2 bad arguments or no tool.
