@@ -4,6 +4,7 @@
 
 #include "arena/sim.hpp"
 #include "cli/commands.hpp"
+#include "ships/sim.hpp"
 
 namespace tandem::cli {
 
@@ -11,6 +12,7 @@ namespace {
 const std::vector<GameEntry>& registry() {
     static const std::vector<GameEntry> list = {
         make_game_entry<arena::Sim>("gravity wells steered toward a point; pellets fall in and score"),
+        make_game_entry<ships::Sim>("ships on a wrap-around field shooting rocks that split, and each other"),
     };
     return list;
 }

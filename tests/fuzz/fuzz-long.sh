@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# tests/fuzz/fuzz-long.sh [SECONDS] [decode|fields|client|server|replay|random]: the long run of
+# tests/fuzz/fuzz-long.sh [SECONDS] [decode|fields|client|server|replay|random|ships-decode|
+# ships-fields|ships-inputs|ships-random]: the long run of
 # one fuzzer (default one hour, the real snapshot decoder), outside the default test run.
 # 'fields' fuzzes the snapshot decoder built without its trailing digest check
 # (TANDEM_FUZZ_SKIP_SNAPSHOT_DIGEST), so that mutants reach the field checks; 'client' and
 # 'server' the wire codec's decode_client and decode_server; 'replay' the replay reader and
 # checker; 'random' steps random worlds with their invariants checked after every step
-# (random_world_fuzz.cpp). Builds the clang preset, seeds a corpus in
+# (random_world_fuzz.cpp); the ships-* ones the same over ships (ships_*_fuzz.cpp, 'ships-inputs'
+# its inputs on the wire). Builds the clang preset, seeds a corpus in
 # build/clang/fuzz-corpus[-KIND] (kept between runs so coverage accumulates), and runs on all cores.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,7 +22,12 @@ case $which in
     [[ $which == replay ]] && fuzzer=fuzz_replay_read
     seed=(build/clang/tests/fuzz/make_net_seed_corpus) ;;
   random) fuzzer=fuzz_random_world; corpus=build/clang/fuzz-corpus-random; seed=() ;;
-  *) echo "fuzz-long: unknown fuzzer '$which' (accepted: decode, fields, client, server, replay, random)" >&2; exit 2 ;;
+  ships-decode) fuzzer=fuzz_ships_snapshot_decode; corpus=build/clang/fuzz-corpus-ships; seed=(build/clang/tests/fuzz/make_ships_seed_corpus) ;;
+  ships-fields) fuzzer=fuzz_ships_snapshot_decode_fields; corpus=build/clang/fuzz-corpus-ships-fields
+    seed=(build/clang/tests/fuzz/make_ships_seed_corpus) ;;
+  ships-inputs) fuzzer=fuzz_ships_inputs; corpus=build/clang/fuzz-corpus-ships-inputs; seed=() ;;
+  ships-random) fuzzer=fuzz_ships_random_world; corpus=build/clang/fuzz-corpus-ships-random; seed=() ;;
+  *) echo "fuzz-long: unknown fuzzer '$which' (accepted: decode, fields, client, server, replay, random, ships-decode, ships-fields, ships-inputs, ships-random)" >&2; exit 2 ;;
 esac
 [[ $seconds =~ ^[0-9]+$ ]] || { echo "fuzz-long: SECONDS must be a whole number (got '$seconds')" >&2; exit 2; }
 cmake --preset clang >/dev/null

@@ -66,13 +66,22 @@ Config draw_config(XorShift& rng) {
     c.bullets_per_ship = count(rng, 1, 16, d.bullets_per_ship);
     c.respawn_delay = rng.below(8) == 0 ? static_cast<uint32_t>(with_ends(rng, 0, 10000))
                                         : static_cast<uint32_t>(uniform(rng, 0, 90));
-    c.rock_count = count(rng, 0, 64, d.rock_count);
-    if (rng.below(32) == 0) c.rock_count = 256;
-    c.rock_floor = static_cast<uint32_t>(with_ends(rng, 0, c.rock_count));
-    c.max_rocks = static_cast<uint32_t>(with_ends(rng, c.rock_count, c.rock_count * 4 + 8 > max_rock_limit
-                                                                          ? max_rock_limit
-                                                                          : c.rock_count * 4 + 8));
-    if (rng.below(32) == 0) c.max_rocks = max_rock_limit;
+    // Rock counts mostly small, the floor often at the count and the slots often exactly
+    // enough, so that waves and dropped splits come within a short run: 6 a quarter, 0..4 a
+    // quarter, 0..64 most of the rest, 256 1/32.
+    {
+        const uint32_t roll = rng.below(32);
+        const auto few = static_cast<uint32_t>(uniform(rng, 0, 4));
+        const auto some = static_cast<uint32_t>(uniform(rng, 0, 64));
+        c.rock_count = roll < 8 ? d.rock_count : roll < 16 ? few : roll < 31 ? some : 256;
+    }
+    c.rock_floor = rng.below(4) == 0 ? c.rock_count : static_cast<uint32_t>(with_ends(rng, 0, c.rock_count));
+    {
+        const uint32_t roll = rng.below(32);
+        const uint32_t roomy = c.rock_count * 4 + 8 > max_rock_limit ? max_rock_limit : c.rock_count * 4 + 8;
+        const auto drawn = static_cast<uint32_t>(with_ends(rng, c.rock_count, roomy));
+        c.max_rocks = roll < 6 ? c.rock_count : roll == 31 ? max_rock_limit : drawn;
+    }
     c.rock_radius_big = knob(rng, units(1), units(256), d.rock_radius_big);
     c.rock_radius_medium = knob(rng, units(1), c.rock_radius_big, min(d.rock_radius_medium, c.rock_radius_big));
     c.rock_radius_small = knob(rng, units(1), c.rock_radius_medium, min(d.rock_radius_small, c.rock_radius_medium));
@@ -97,7 +106,7 @@ RandomInputs draw_inputs(XorShift& rng, const Config& c) {
     in.join_rate = draw_rate(rng, 128);
     in.leave_rate = draw_rate(rng, 16);
     in.buttons_rate = draw_rate(rng, 1024);
-    in.bot_rate = draw_rate(rng, 1024);
+    in.bot_rate = rng.below(2) == 0 ? rate_scale : draw_rate(rng, 1024);   // aimed fire half the time
     in.churn_rate = draw_rate(rng, 64);
     in.repeat_rate = draw_rate(rng, 64);
     in.reserved_rate = draw_rate(rng, 64);
@@ -121,7 +130,7 @@ void player_inputs(const RandomInputs& in, const State& s, XorShift& rng, uint32
     const auto reserved_bits = static_cast<uint8_t>(16u << rng.below(4));
     XorShift bot_rng(rng.next());
     uint8_t buttons = random_buttons;
-    if ((in.classes & input_bot) != 0 && bot_roll < in.bot_rate) buttons = bot_command(s, player, bot_rng).buttons;
+    if ((in.classes & input_bot) != 0 && bot_roll < in.bot_rate) buttons = pilot(s, player, bot_rng).buttons;
     if ((in.classes & input_reserved) != 0 && reserved_roll < in.reserved_rate) buttons |= reserved_bits;
     const bool member = present(s, player);
     const size_t before = out.size();

@@ -1,6 +1,6 @@
 // The scripted ships scenarios: each tick's inputs come from XorShift(mix64(script_seed ^
 // mix64(tick))) and the state alone, so a run can be resumed or replayed from any tick without
-// carrying generator state. Bots play through Sim::Bot's policy (bot_command).
+// carrying generator state. The bots fly with the scenarios' pilot (pilot(), which reads the state).
 #include "ships/scenario.hpp"
 
 #include <array>
@@ -36,7 +36,7 @@ Config rockfield_config() {
     c.max_players = 3;
     c.arena_size = Fx::from_int(2048);
     c.rock_count = 40;
-    c.rock_floor = 20;
+    c.rock_floor = 36;
     c.max_rocks = 240;
     c.rock_speed_max = Fx::from_int(3);
     c.bullets_per_ship = 8;
@@ -59,7 +59,7 @@ const std::array<Scenario, 4> all_scenarios = {{
     {"duel", "two bots hunting four big rocks and each other on a small field", Script::duel, duel_config(), 0x5EED'5001, {}},
     {"melee", "eight bots, joining one by one, on a wide field with waves of eight rocks", Script::melee, melee_config(),
      0x5EED'5002, {}},
-    {"rockfield", "three bots clearing forty drifting rocks, waves of forty whenever fewer than twenty remain",
+    {"rockfield", "three bots clearing forty drifting rocks, a new wave whenever fewer than thirty-six remain",
      Script::rockfield, rockfield_config(), 0x5EED'5003, {}},
     {"chaos", "eight ids for six seats joining, leaving and mashing random buttons", Script::chaos, chaos_config(),
      0x5EED'5004, {}},
@@ -80,7 +80,7 @@ void script_bots(const State& s, uint64_t tick, uint32_t n, uint64_t join_gap, X
             if (tick >= join_gap * (player - 1) + 1) out.push_back(join(player));
             continue;
         }
-        out.push_back(hold(player, bot_command(s, player, own).buttons));
+        out.push_back(hold(player, pilot(s, player, own).buttons));
     }
 }
 

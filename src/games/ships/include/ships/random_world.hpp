@@ -18,7 +18,7 @@ enum InputClass : uint32_t {
     input_join = 1u << 0,      // an absent player joins (refused past max_players)
     input_leave = 1u << 1,     // a member leaves
     input_buttons = 1u << 2,   // random held buttons
-    input_bot = 1u << 3,       // the scripted bot's buttons instead (Sim::Bot)
+    input_bot = 1u << 3,       // the scenarios' pilot's buttons instead (pilot(), reading the state)
     input_churn = 1u << 4,     // one player joins, leaves and sends buttons in one tick
     input_repeat = 1u << 5,    // an input sent twice in one tick
     input_odd_ids = 1u << 6,   // players 0 and 4294967295 besides 1..players

@@ -34,9 +34,10 @@ State start(const Scenario& scenario);
 void advance(const Scenario& scenario, State& state, uint64_t ticks, Stepper& stepper);
 void advance(const Scenario& scenario, State& state, uint64_t ticks);
 
-// The scripted player's policy (Sim::Bot): turn toward the nearest rock on the torus (or the
-// nearest other live ship when no rock is left), fire when roughly facing it, thrust when it
-// is far, with a little noise from `rng` (the caller's stream, never the state's).
-Command bot_command(const State& state, uint32_t player, XorShift& rng);
+// The scenarios' pilot, which reads the state (unlike Sim::Bot, bot.hpp): turn toward the
+// nearest rock on the torus (or the nearest other live ship when no rock is left), fire when
+// roughly facing it, thrust when it is far, with a little noise from `rng` (the caller's
+// stream, never the state's).
+Command pilot(const State& state, uint32_t player, XorShift& rng);
 
 }  // namespace ships

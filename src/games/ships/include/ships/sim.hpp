@@ -1,7 +1,7 @@
 // ships as the kit sees it: the traits (tandem/sim/simulation.hpp, scenario.hpp) the room,
 // the client session, replays, the server and the determinism check are instantiated with,
 // including the one visitor from which the kit derives digests, snapshots, the dump and the
-// field diff; and the scripted bot's policy (Sim::Bot).
+// field diff; and the bot policy ScriptedBot plays with (Sim::Bot).
 #pragma once
 
 #include <array>
@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "ships/bot.hpp"
 #include "ships/scenario.hpp"
 #include "ships/world.hpp"
 #include "tandem/sim/scenario.hpp"
@@ -51,11 +52,8 @@ struct Sim {
                 {"rocks_destroyed", s.rocks_destroyed}};
     }
 
-    // The scripted bot (net::ScriptedBot<G> plays through it): a pure function of the state,
-    // its own player id and its own stream.
-    struct Bot {
-        static Command next(const State& s, uint32_t player, tandem::XorShift& r) { return bot_command(s, player, r); }
-    };
+    // The policy tandem's ScriptedBot plays ships with (ships/bot.hpp).
+    using Bot = ships::Bot;
 
     using Scenario = ships::Scenario;
     using ScenarioError = ships::SpecError;
@@ -125,7 +123,7 @@ struct Sim {
                        detail::on_torus(b.pos, c.arena_size);
             });
         });
-        v.field("next_generation", s.bullet_keys.next_generation);
+        v.object("bullet_keys", [&] { v.field("next_generation", s.bullet_keys.next_generation); });
         v.section(rocks);
         v.list("rocks", s.rocks, tandem::sim::at_most(c.max_rocks), [&](auto& r) {
             v.key("key", r.key);
@@ -136,7 +134,7 @@ struct Sim {
                 return r.key.index < c.max_rocks && r.size >= small && r.size <= big && detail::on_torus(r.pos, c.arena_size);
             });
         });
-        v.field("next_generation", s.rock_keys.next_generation);
+        v.object("rock_keys", [&] { v.field("next_generation", s.rock_keys.next_generation); });
         v.section(scores);
         v.field("rocks_destroyed", s.rocks_destroyed);
         v.section(rng);

@@ -1,5 +1,5 @@
-// The scripted player's policy (Sim::Bot, scenario.hpp): a pure function of the state, the
-// bot's player id and the bot's own stream. Fixed point only; every search runs in key order
+// The scenarios' pilot (scenario.hpp): a pure function of the state, the pilot's player id
+// and its own stream. Fixed point only; every search runs in key order
 // and keeps the first of equal distances.
 #include "ships/scenario.hpp"
 
@@ -27,7 +27,7 @@ Fx signed_angle(Fx a) {
 
 }  // namespace
 
-Command bot_command(const State& s, uint32_t player, XorShift& rng) {
+Command pilot(const State& s, uint32_t player, XorShift& rng) {
     const Config& c = s.config;
     const Ship* me = nullptr;
     for (const Ship& ship : s.ships) {

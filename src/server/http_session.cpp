@@ -1,0 +1,119 @@
+// HttpSession: reads a request, answers it through the server's routes, and hands a
+// WebSocket upgrade at /ws (origin checked, not while draining) to a WsSession.
+#include "server/http_session.hpp"
+
+#include "server/transport.hpp"
+
+namespace tandem::server::detail {
+
+HttpSession::HttpSession(Server& server, tcp::socket&& socket) : server_(server), stream_(std::move(socket)) {}
+
+void HttpSession::read() {
+    parser_.emplace();
+    parser_->header_limit(largest_request_header_bytes);
+    parser_->body_limit(largest_request_body_bytes);
+    stream_.expires_after(duration(server_.limits().http_idle_timeout_ns));
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](const error_code& ec, size_t) { self->on_read(ec); });
+}
+
+void HttpSession::on_read(const error_code& ec) {
+    Server::Mark mark(server_, Activity::http);
+    if (ec) {
+        // A malformed request gets a 400 when the socket still works; timeouts and resets
+        // just end the connection.
+        if (ec != http::error::end_of_stream && ec != beast::error::timeout && ec != asio::error::operation_aborted &&
+            ec != asio::error::connection_reset && stream_.socket().is_open()) {
+            http::response<http::string_body> bad{http::status::bad_request, 11};
+            bad.set(http::field::content_type, "text/plain; charset=utf-8");
+            bad.set(http::field::connection, "close");
+            bad.body() = "bad request: " + ec.message() + "\n";
+            bad.prepare_payload();
+            server_.metrics().http_response(400);
+            stream_.expires_after(duration(server_.limits().handshake_timeout_ns));
+            beast::async_write(stream_, http::message_generator(std::move(bad)),
+                              [self = shared_from_this()](const error_code& e, size_t) { self->on_write(false, e); });
+            return;
+        }
+        finish();
+        return;
+    }
+    http::request<http::string_body> request = parser_->release();
+    if (websocket::is_upgrade(request)) {
+        const std::string_view target(request.target().data(), request.target().size());
+        const std::string_view path = target.substr(0, target.find('?'));
+        std::optional<std::pair<http::status, std::string>> refusal;
+        if (path != "/ws") {
+            refusal = {http::status::not_found, "not_found"};
+        } else if (server_.draining()) {
+            refusal = {http::status::service_unavailable, "draining"};
+        } else if (const auto origin = request.find(http::field::origin);
+                   origin != request.end() &&
+                   !server_.origin_allowed(std::string_view(origin->value().data(), origin->value().size()))) {
+            refusal = {http::status::forbidden, "origin"};
+        }
+        if (refusal) {
+            server_.metrics().handshake_refused(refusal->second);
+            http::response<http::string_body> no{refusal->first, request.version()};
+            no.set(http::field::content_type, "text/plain; charset=utf-8");
+            no.set(http::field::connection, "close");
+            no.body() = "websocket refused: " + refusal->second + "\n";
+            no.prepare_payload();
+            server_.metrics().http_response(static_cast<unsigned>(refusal->first));
+            beast::async_write(stream_, http::message_generator(std::move(no)),
+                              [self = shared_from_this()](const error_code& e, size_t) { self->on_write(false, e); });
+            return;
+        }
+        // The socket now belongs to the WebSocket session; this one ends without closing it.
+        auto ws = std::make_shared<WsSession>(server_, std::move(stream_));
+        finished_ = true;
+        server_.http_handed_over(shared_from_this());
+        ws->accept(std::move(request));
+        return;
+    }
+    const bool keep_alive = request.keep_alive() && !server_.draining();
+    if (const std::string_view t(request.target().data(), request.target().size());
+        t.substr(0, t.find('?')) == "/native/stream" &&
+        (request.method() == http::verb::get || request.method() == http::verb::head)) {
+        server_.native_stream(request, [self = shared_from_this(), keep_alive](http::message_generator response) {
+            self->write(std::move(response), keep_alive);
+        });
+        return;
+    }
+    http::message_generator response = server_.respond(request);
+    stream_.expires_after(duration(server_.limits().http_idle_timeout_ns));
+    beast::async_write(stream_, std::move(response),
+                      [self = shared_from_this(), keep_alive](const error_code& e, size_t) { self->on_write(keep_alive, e); });
+}
+
+void HttpSession::write(http::message_generator response, bool keep_alive) {
+    if (finished_) return;
+    stream_.expires_after(duration(server_.limits().http_idle_timeout_ns));
+    beast::async_write(stream_, std::move(response),
+                      [self = shared_from_this(), keep_alive](const error_code& e, size_t) { self->on_write(keep_alive, e); });
+}
+
+void HttpSession::on_write(bool keep_alive, const error_code& ec) {
+    if (ec || !keep_alive || server_.draining()) {
+        error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        finish();
+        return;
+    }
+    read();
+}
+
+void HttpSession::tear_down() {
+    error_code ignored;
+    stream_.socket().close(ignored);
+}
+
+void HttpSession::finish() {
+    if (finished_) return;
+    finished_ = true;
+    error_code ignored;
+    stream_.socket().close(ignored);
+    server_.http_closed(shared_from_this());
+}
+
+}  // namespace tandem::server::detail

@@ -1,0 +1,36 @@
+// One HTTP connection of the transport (keep-alive) until it upgrades to a WebSocket or ends.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "server/beast_support.hpp"
+
+namespace tandem::server::detail {
+
+class Server;
+
+// One HTTP connection (keep-alive) until it upgrades or ends.
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+public:
+    HttpSession(Server& server, tcp::socket&& socket);
+    void start() { read(); }
+    void tear_down();
+
+    // Writes a response that was produced later than the request's read (a native stream).
+    void write(http::message_generator response, bool keep_alive);
+
+private:
+    void read();
+    void on_read(const error_code& ec);
+    void on_write(bool keep_alive, const error_code& ec);
+    void finish();
+
+    Server& server_;
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    bool finished_ = false;
+};
+
+}  // namespace tandem::server::detail

@@ -1,0 +1,232 @@
+// The transport's life: listening, accepting (bounded by max_open_sockets), handing the
+// room's outbox to the connections, SIGINT/SIGTERM and the drain; and serve() and
+// serve_command(), the entry points of server.hpp.
+#include <sys/resource.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <ostream>
+#include <tuple>
+
+#include "server/transport.hpp"
+#include "tandem/core/timestep.hpp"
+
+namespace tandem::server::detail {
+
+void Server::ws_closed(const std::shared_ptr<WsSession>& session, bool registered, const Ending& ending) {
+    ws_handshaking_.erase(session);
+    if (registered) {
+        ws_sessions_.erase(session->id());
+        --figures_.connections_open;
+        metrics_.connection_closed(ending.code, ending.reason);
+        room_.disconnect(session->id(), now_ns());
+        pump_outbox();
+    } else {
+        metrics_.handshake_refused(ending.reason);
+    }
+    sockets_closed();
+}
+
+void Server::pump_outbox() {
+    sends_.clear();
+    closes_.clear();
+    room_.take_outbox(sends_, closes_);
+    for (Outgoing& message : sends_) {
+        const auto found = ws_sessions_.find(message.to);
+        if (found != ws_sessions_.end()) found->second->enqueue(std::move(message.bytes));
+    }
+    for (CloseOrder& order : closes_) {
+        const auto found = ws_sessions_.find(order.who);
+        if (found != ws_sessions_.end()) found->second->close(order.code, std::move(order.reason));
+    }
+    sends_.clear();  // drop the shared buffers now, not at the next tick
+}
+
+void Server::accept() {
+    acceptor_.async_accept([this](const error_code& ec, tcp::socket socket) {
+        if (ec == asio::error::operation_aborted || draining_) return;
+        Mark mark(*this, Activity::accept);
+        if (!ec) {
+            if (open_sockets_ >= limits_.max_open_sockets) {
+                metrics_.handshake_refused("too_many_sockets");
+                error_code ignored;
+                socket.close(ignored);
+            } else {
+                ++open_sockets_;
+                error_code ignored;
+                socket.set_option(tcp::no_delay(true), ignored);  // a frame must not wait for the next
+                auto session = std::make_shared<HttpSession>(*this, std::move(socket));
+                http_opened(session);
+                session->start();
+            }
+            accept();
+            return;
+        }
+        // Out of descriptors or a transient error: try again shortly rather than spin.
+        accept_retry_.expires_after(std::chrono::milliseconds(50));
+        accept_retry_.async_wait([this](const error_code& e) {
+            if (!e && !draining_) accept();
+        });
+    });
+}
+
+void Server::begin_drain() {
+    if (draining_) return;
+    draining_ = true;
+    error_code ignored;
+    acceptor_.close(ignored);
+    tick_timer_.cancel();
+    accept_retry_.cancel();
+    room_.shut_down(now_ns());
+    pump_outbox();
+    // The room closed its connections with 1001; anything it did not, and every socket
+    // that is not a room connection yet, goes the same way.
+    for (auto& [id, session] : std::map(ws_sessions_)) session->close(close_going_away, "going_away");
+    for (const auto& session : std::set(ws_handshaking_)) session->tear_down();
+    for (const auto& session : std::set(http_sessions_)) session->tear_down();
+    drain_timer_.expires_after(duration(limits_.drain_deadline_ns));
+    drain_timer_.async_wait([this](const error_code& ec) {
+        if (ec) return;
+        io_.stop();  // what has not closed by now is dropped with the process
+    });
+    maybe_finish_drain();
+}
+
+int Server::run(std::ostream& out, std::ostream& err) {
+    auto root = [&](const std::string& dir, std::string_view flag) {
+        error_code ec;
+        std::filesystem::path canonical = std::filesystem::canonical(dir, ec);
+        if (ec || !std::filesystem::is_directory(canonical)) {
+            err << "tandem serve: warning: no directory '" << dir << "' (" << flag << "): its URLs answer 404\n";
+            return std::filesystem::path();
+        }
+        return canonical;
+    };
+    roots_.web = root(options_.web_dir, "--web");
+    roots_.pkg = root(options_.pkg_dir, "--pkg");
+
+    error_code ec;
+    const asio::ip::address address = asio::ip::make_address(options_.host, ec);
+    const std::string where = address.is_v6() ? "[" + options_.host + "]:" + std::to_string(options_.port)
+                                              : options_.host + ":" + std::to_string(options_.port);
+    if (!ec) {
+        const tcp::endpoint endpoint(address, options_.port);
+        acceptor_.open(endpoint.protocol(), ec);
+        // SO_REUSEADDR lets a restarted server bind while old sockets sit in TIME_WAIT; on
+        // Linux it never lets two servers listen on one port.
+        if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+        if (!ec) acceptor_.bind(endpoint, ec);
+        if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    }
+    if (ec) {
+        err << "tandem serve: cannot listen on " << where << ": " << ec.message() << "\n";
+        return 1;
+    }
+    const uint16_t port = acceptor_.local_endpoint().port();
+
+    // The page's own origin and localhost: a page elsewhere must be named with --allow-origin.
+    auto origin_on = [&](const std::string& host) {
+        std::string origin = "http://" + host;
+        if (port != 80) {
+            origin += ':';  // appended piecewise: ":" + string trips GCC 12's false -Wrestrict (bug 105329)
+            origin += std::to_string(port);
+        }
+        return origin;
+    };
+    origins_ = {origin_on("localhost"), origin_on("127.0.0.1"), origin_on("[::1]")};
+    if (!address.is_unspecified()) origins_.push_back(origin_on(address.is_v6() ? "[" + options_.host + "]" : options_.host));
+    origins_.insert(origins_.end(), options_.allowed_origins.begin(), options_.allowed_origins.end());
+
+    // A room with a thousand watchers needs more descriptors than the usual soft limit.
+    struct ::rlimit files {};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
+
+    const int64_t step_ns = step_ns_for_hz(room_.tick_hz());
+    auto loop = TickLoop::create(TickLoopConfig{.step_ns = step_ns}, now_ns());
+    if (!loop.ok()) {
+        err << "tandem serve: tick loop refused: " << loop.message() << "\n";
+        return 2;
+    }
+    loop_.emplace(std::move(loop).value());
+    health_policy_ = health_policy_for_step(step_ns);
+    figures_.write_queue_cap_bytes = limits_.write_queue_cap_bytes;
+    if (const char* path = std::getenv("TANDEM_SERVE_TRACE_LATE"); path != nullptr && *path != '\0') {
+        trace_out_ = std::fopen(path, "w");
+        if (trace_out_ == nullptr) {
+            err << "tandem serve: cannot write TANDEM_SERVE_TRACE_LATE file '" << path << "'\n";
+            return 2;
+        }
+        trace_.emplace();
+    }
+    if (const char* slice = std::getenv("TANDEM_SERVE_SEND_SLICE_US"); slice != nullptr && *slice != '\0') {
+        char* end = nullptr;
+        const long long us = std::strtoll(slice, &end, 10);
+        if (*end != '\0' || us < 0 || us > 10'000'000) {
+            err << "tandem serve: TANDEM_SERVE_SEND_SLICE_US expects microseconds, 0 to 10000000 (got '" << slice << "')\n";
+            return 2;
+        }
+        slice_budget_ns_ = us * 1000;
+    }
+
+    signals_.async_wait([this](const error_code& e, int) {
+        if (e) return;
+        begin_drain();
+        // A second signal while draining: stop at once.
+        signals_.async_wait([this](const error_code& again, int) {
+            if (!again) io_.stop();
+        });
+    });
+    accept();
+    schedule_tick();
+    const std::string shown = address.is_v6() ? "[" + options_.host + "]" : options_.host;
+    out << "listening on http://" << shown << ":" << port << "/" << std::endl;
+    io_.run();
+    return 0;
+}
+
+
+}  // namespace tandem::server::detail
+
+namespace tandem::server {
+
+using detail::Server;
+
+int serve(const ServeOptions& options, RoomPort& room, const TransportLimits& limits, std::ostream& out,
+          std::ostream& err) {
+    Server server(options, room, limits);
+    return server.run(out, err);
+}
+
+int serve_command(std::span<const std::string_view> args, const RoomFactory& make_room, const TransportLimits& limits,
+                  std::ostream& out, std::ostream& err) {
+    auto parsed = parse_serve_args(args);
+    if (!parsed.ok()) {
+        err << "tandem serve: " << parsed.message() << "\n";
+        return 2;
+    }
+    const ServeCommand& command = parsed.value();
+    if (command.help) {
+        out << serve_help_text();
+        return 0;
+    }
+    const ServeOptions& options = command.options;
+    for (const auto& [dir, given, flag] : {std::tuple{options.web_dir, options.web_dir_given, "--web"},
+                                           std::tuple{options.pkg_dir, options.pkg_dir_given, "--pkg"}}) {
+        std::error_code ec;
+        if (given && !std::filesystem::is_directory(dir, ec)) {
+            err << "tandem serve: " << flag << " expects a directory (got '" << dir << "', which is not one)\n";
+            return 2;
+        }
+    }
+    auto room = make_room(options);
+    if (!room.ok()) {
+        err << "tandem serve: " << room.message() << "\n";
+        return 2;
+    }
+    return serve(options, *room.value(), limits, out, err);
+}
+
+}  // namespace tandem::server

@@ -1,0 +1,180 @@
+// The transport's state: the one io context and thread, the listening socket, the signals,
+// the tick timer and the open sessions, and the calls the sessions make on it. Its work is
+// spread by responsibility: server.cpp (listening, the outbox, draining), routes.cpp (what an
+// HTTP request is answered), tick_driver.cpp (the tick timer and the sends it batches),
+// http_session.cpp and ws_session.cpp (one connection each). It moves bytes and keeps time;
+// every decision it could get wrong is made by a pure function elsewhere in src/server or by
+// the room.
+#pragma once
+
+#include <cstdio>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/activity_trace.hpp"
+#include "server/beast_support.hpp"
+#include "server/health.hpp"
+#include "server/http_session.hpp"
+#include "server/metrics.hpp"
+#include "server/native_stream.hpp"
+#include "server/send_pacer.hpp"
+#include "server/server.hpp"
+#include "server/static_files.hpp"
+#include "server/ws_session.hpp"
+#include "tandem/core/tick_loop.hpp"
+
+namespace tandem::server::detail {
+
+class Server {
+public:
+    Server(const ServeOptions& options, RoomPort& room, const TransportLimits& limits)
+        : options_(options),
+          room_(room),
+          limits_(limits),
+          acceptor_(io_),
+          signals_(io_, SIGINT, SIGTERM),
+          tick_timer_(io_),
+          drain_timer_(io_),
+          accept_retry_(io_) {}
+
+    int run(std::ostream& out, std::ostream& err);
+
+    // ---- used by the sessions ----
+    asio::io_context& io() { return io_; }
+    RoomPort& room() { return room_; }
+    const TransportLimits& limits() const { return limits_; }
+    TransportFigures& figures() { return figures_; }
+    ServerMetrics& metrics() { return metrics_; }
+    bool draining() const { return draining_; }
+
+    http::message_generator respond(const http::request<http::string_body>& request);
+    // GET /native/stream: answered through `reply` at once (a known stream, a refusal, busy)
+    // or when the worker has computed it; the tick loop never waits for it.
+    void native_stream(const http::request<http::string_body>& request,
+                       std::function<void(http::message_generator)> reply);
+    bool origin_allowed(std::string_view origin_header) const;
+    void http_opened(const std::shared_ptr<HttpSession>& s) { http_sessions_.insert(s); }
+    // The socket went on to a WebSocket session, which now owns it and its count.
+    void http_handed_over(const std::shared_ptr<HttpSession>& s) { http_sessions_.erase(s); }
+    void http_closed(const std::shared_ptr<HttpSession>& s) {
+        http_sessions_.erase(s);
+        sockets_closed();
+    }
+    void ws_registered(const std::shared_ptr<WsSession>& s) {
+        ws_sessions_[s->id()] = s;
+        ++figures_.connections_accepted;
+        ++figures_.connections_open;
+    }
+    void ws_pending(const std::shared_ptr<WsSession>& s) { ws_handshaking_.insert(s); }
+    void ws_pending_done(const std::shared_ptr<WsSession>& s) { ws_handshaking_.erase(s); }
+    void ws_closed(const std::shared_ptr<WsSession>& s, bool registered, const Ending& ending);
+    void queue_bytes_changed(int64_t delta, uint64_t connection_bytes) {
+        figures_.write_queue_bytes = static_cast<uint64_t>(static_cast<int64_t>(figures_.write_queue_bytes) + delta);
+        if (connection_bytes > figures_.write_queue_peak_bytes) figures_.write_queue_peak_bytes = connection_bytes;
+    }
+    // Hands everything the room queued to the connections, in order.
+    void pump_outbox();
+    // While a tick runs its due steps, frames are queued and sent once after the last, so a
+    // catch-up of several steps costs one system call per connection, not one per step.
+    // The connections are then flushed in slices of at most send_slice_ns, each next slice
+    // posted behind what is ready (the tick timer, reads): at 1,000 watchers a tick's sends
+    // take several milliseconds, and the next tick must not wait behind all of them.
+    bool batching() const { return batching_; }
+    // Runs the tick now if its boundary has passed. Called before each WebSocket read is
+    // handled: when many sockets are ready at once the reactor queues all their reads ahead of
+    // the timer's handler, and a due tick would otherwise wait for every one of them (at 1,000
+    // watchers, a burst of acks is milliseconds of reads). With this it waits for one handler.
+    // The timer's own wait is re-armed by the tick and finds nothing due.
+    void tick_if_due() {
+        if (loop_ && !draining_ && now_ns() >= loop_->next_boundary_ns()) on_tick();
+    }
+    void flush_later(std::shared_ptr<WsSession> s) { to_flush_.push_back(std::move(s)); }
+    void flush_batch();
+    void send_slice();
+    uint32_t open_sockets() const { return open_sockets_; }
+
+    // With TANDEM_SERVE_TRACE_LATE=FILE set, every tick that starts 1 ms or more after its
+    // boundary writes a line to FILE naming the handler that held the thread at the
+    // boundary and the time each kind of handler took until the tick started.
+    class Mark {
+    public:
+        Mark(Server& s, Activity a) : trace_(s.trace_ ? &*s.trace_ : nullptr) {
+            if (trace_) trace_->begin(a, now_ns());
+        }
+        ~Mark() {
+            if (trace_) trace_->end(now_ns());
+        }
+        Mark(const Mark&) = delete;
+        Mark& operator=(const Mark&) = delete;
+
+    private:
+        ActivityTrace* trace_;
+    };
+
+private:
+    void accept();
+    void schedule_tick();
+    void on_tick();
+    void begin_drain();
+    void trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t executed);
+    void sockets_closed() {
+        --open_sockets_;
+        maybe_finish_drain();
+    }
+    void maybe_finish_drain() {
+        if (draining_ && open_sockets_ == 0) io_.stop();
+    }
+
+    friend class WsSession;
+
+    const ServeOptions& options_;
+    RoomPort& room_;
+    TransportLimits limits_;
+    asio::io_context io_{1};
+    tcp::acceptor acceptor_;
+    asio::signal_set signals_;
+    asio::steady_timer tick_timer_;
+    asio::steady_timer drain_timer_;
+    asio::steady_timer accept_retry_;
+
+    StaticRoots roots_;
+    GzipFiles gzip_files_;
+    std::vector<std::string> origins_;
+    std::optional<TickLoop> loop_;
+    HealthPolicy health_policy_;
+    std::optional<int64_t> last_fell_behind_ns_;
+    bool ticking_started_ = false;
+    bool draining_ = false;
+    bool batching_ = false;
+    std::deque<std::shared_ptr<WsSession>> to_flush_;
+    bool slice_posted_ = false;
+    // TANDEM_SERVE_SEND_SLICE_US overrides the slice for measurements; a budget larger than
+    // any tick's sends (say 1000000) sends a tick's batch in one go, as before slices.
+    int64_t slice_budget_ns_ = send_slice_ns;
+    uint64_t ticks_run_ = 0;
+    uint32_t open_sockets_ = 0;
+
+    ServerMetrics metrics_;
+    TransportFigures figures_;
+    std::optional<ActivityTrace> trace_;
+    FILE* trace_out_ = nullptr;
+    long trace_involuntary_switches_ = 0;
+    long long trace_run_delay_ns_ = 0;
+    std::vector<Outgoing> sends_;
+    std::vector<CloseOrder> closes_;
+    // Ordered containers: shutdown and outbox order never depend on a hash.
+    std::map<ConnectionId, std::shared_ptr<WsSession>> ws_sessions_;
+    std::set<std::shared_ptr<WsSession>> ws_handshaking_;
+    std::set<std::shared_ptr<HttpSession>> http_sessions_;
+    // Last: destroyed first, so its worker is stopped and joined while io_ still exists.
+    NativeStreams native_streams_;
+};
+
+}  // namespace tandem::server::detail

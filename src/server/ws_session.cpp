@@ -1,0 +1,308 @@
+// WsSession: the handshake, the read loop into the room, and the writer that sends the
+// room's shared frames and Beast's own writes in order (see ws_session.hpp).
+#include "server/ws_session.hpp"
+
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <array>
+#include <cerrno>
+
+#include "server/transport.hpp"
+
+namespace tandem::server::detail {
+
+void SocketGate::hand_over(std::vector<uint8_t> bytes) { owner_->write_control(std::move(bytes)); }
+void SocketGate::teardown_after_writes(std::function<void()> done) {
+    owner_->when_written([this, done = std::move(done)] {
+        error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        done();
+    });
+}
+
+
+WsSession::WsSession(Server& server, beast::tcp_stream&& stream)
+    : server_(server),
+      ws_(std::move(stream)),
+      queue_(server.limits().write_queue_cap_bytes),
+      close_timer_(server.io()) {
+    ws_.next_layer().attach(this);
+}
+
+void WsSession::accept(http::request<http::string_body> request) {
+    server_.ws_pending(shared_from_this());
+    beast::get_lowest_layer(ws_).expires_never();  // the WebSocket's own timeouts take over
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = duration(server_.limits().handshake_timeout_ns);
+    timeouts.idle_timeout = duration(server_.limits().idle_timeout_ns);
+    timeouts.keep_alive_pings = true;
+    ws_.set_option(timeouts);
+    ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& response) { response.set(http::field::server, "tandem"); }));
+    // Whole messages, one frame each: fragmenting a 32 KiB frame into 4 KiB pieces tripled
+    // the server's CPU per message here, and no client needs the pieces.
+    ws_.auto_fragment(false);
+    // The largest legal client message, not Beast's 16 MiB default: a peer cannot make the
+    // server buffer more than one message of the protocol.
+    ws_.read_message_max(server_.room().max_client_message_bytes());
+    ws_.binary(true);
+    ws_.async_accept(request, [self = shared_from_this()](const error_code& ec) { self->on_accept(ec); });
+}
+
+void WsSession::on_accept(const error_code& ec) {
+    Server::Mark mark(server_, Activity::handshake);
+    server_.ws_pending_done(shared_from_this());
+    if (ec) {
+        finish({1006, "handshake_failed"});
+        return;
+    }
+    if (server_.draining()) {
+        close(close_going_away, "going_away");
+        read();
+        return;
+    }
+    accepted_ = true;
+    id_ = server_.room().connect(now_ns());
+    registered_ = true;
+    server_.ws_registered(shared_from_this());
+    read();
+    server_.pump_outbox();
+}
+
+void WsSession::read() {
+    ws_.async_read(buffer_, [self = shared_from_this()](const error_code& ec, size_t bytes) { self->on_read(ec, bytes); });
+}
+
+void WsSession::on_read(const error_code& ec, size_t bytes) {
+    Server::Mark mark(server_, Activity::ws_read);
+    if (ec) {
+        Ending ending = ending_for_read_error(ec);
+        if (ec == websocket::error::closed) ending.code = ws_.reason().code;
+        finish(std::move(ending));
+        return;
+    }
+    // A due tick first (see tick_if_due): this message then lands after it, as it arrived
+    // after the boundary. The tick may have closed this connection.
+    server_.tick_if_due();
+    if (finished_) return;
+    if (close_after_queue_ || close_sent_) {
+        // Closing: keep reading until the peer's close frame, but hand nothing more on.
+        buffer_.consume(buffer_.size());
+        read();
+        return;
+    }
+    ++server_.figures().frames_received;
+    server_.figures().bytes_received += bytes;
+    if (!ws_.got_binary()) {
+        // The protocol is binary only; a text message is a payload the room cannot read.
+        buffer_.consume(buffer_.size());
+        close(1007, "binary_only");
+        read();
+        return;
+    }
+    const auto* data = static_cast<const uint8_t*>(buffer_.cdata().data());
+    server_.room().receive(id_, std::span<const uint8_t>(data, buffer_.size()), now_ns());
+    buffer_.consume(buffer_.size());
+    server_.pump_outbox();
+    if (!finished_) read();
+}
+
+void WsSession::enqueue(SharedBytes message) {
+    if (finished_ || close_after_queue_ || close_sent_) return;
+    const uint64_t size = message->size();
+    if (!queue_.push(std::move(message))) {
+        // The hard cap: drop what has not started, close with the reason. A peer that
+        // stopped reading will not take even the close frame; the close timer ends it.
+        drop_unstarted();
+        close(1008, "write_queue_overflow");
+        return;
+    }
+    server_.queue_bytes_changed(static_cast<int64_t>(size), queue_.bytes());
+    if (!server_.batching()) {
+        flush();
+    } else if (!flush_wanted_) {
+        flush_wanted_ = true;
+        server_.flush_later(shared_from_this());
+    }
+}
+
+void WsSession::close(uint16_t code, std::string reason) {
+    if (finished_ || close_after_queue_ || close_sent_) return;
+    if (!ending_) ending_ = Ending{code, reason};
+    websocket::close_reason frame;
+    frame.code = code;
+    frame.reason = reason;  // snake_case and short: well under the 123 bytes a close frame allows
+    close_after_queue_ = frame;
+    close_timer_.expires_after(duration(server_.limits().close_timeout_ns));
+    close_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
+        if (!ec) self->tear_down();
+    });
+    flush();
+}
+
+void WsSession::write_control(std::vector<uint8_t> bytes) {
+    if (finished_ || bytes.empty()) return;
+    // A close frame Beast sends (its answer to the peer's close, or a failure it closes
+    // with) ends the stream of frames, as Beast's own writes would: what has not started is
+    // dropped, and nothing is queued after it. (Before the handshake is done the bytes are
+    // its HTTP answer, whose first byte means nothing here.)
+    if (accepted_ && (bytes[0] & 0x0F) == 0x8) {
+        close_sent_ = true;
+        drop_unstarted();
+    }
+    control_.push_back(std::move(bytes));
+    flush();
+}
+
+void WsSession::when_written(std::function<void()> done) {
+    drop_unstarted();  // a teardown: the close frame is the last thing worth sending
+    if (finished_ || !beast::get_lowest_layer(ws_).socket().is_open() ||
+        (queue_.empty() && control_.empty())) {
+        done();
+        return;
+    }
+    when_written_.push_back(std::move(done));
+}
+
+void WsSession::drop_unstarted() {
+    const uint64_t before = queue_.bytes();
+    if (!queue_.empty() && !control_in_progress_ && sent_of_current_ > 0) {
+        queue_.drop_all_but_front();  // half sent: the peer must still get the rest of it
+    } else {
+        while (!queue_.empty()) queue_.pop_front();
+    }
+    server_.queue_bytes_changed(static_cast<int64_t>(queue_.bytes()) - static_cast<int64_t>(before), queue_.bytes());
+}
+
+void WsSession::flush() {
+    // Re-entered through Beast (the close started below writes its frame through the gate):
+    // the outer call's loop picks the new bytes up.
+    if (flushing_ || waiting_writable_ || finished_) return;
+    flushing_ = true;
+    while (send_some()) {
+        if (close_after_queue_ && !close_sent_) {
+            close_sent_ = true;
+            ws_.async_close(*close_after_queue_, [self = shared_from_this()](const error_code& ec) {
+                // Sent: the read loop now waits for the peer's close frame (or the timer).
+                if (ec) self->tear_down();
+            });
+            continue;  // its frame is in control_ now
+        }
+        auto done = std::move(when_written_);
+        when_written_.clear();
+        for (auto& f : done) f();
+        break;
+    }
+    flushing_ = false;
+}
+
+bool WsSession::send_some() {
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    // A reader that fell behind, or a tick that caught up several steps, leaves several
+    // frames queued: they go out together, up to this many per system call.
+    constexpr size_t most = 16;
+    std::array<std::array<uint8_t, 10>, most> headers{};
+    std::array<iovec, 2 * most> parts{};
+    for (;;) {
+        if (!control_in_progress_ && sent_of_current_ == 0 && !control_.empty()) control_in_progress_ = true;
+        if (!control_in_progress_ && queue_.empty()) return true;
+        if (!socket.is_open()) {
+            abandon_writes();
+            return false;
+        }
+        size_t count = 0;
+        size_t skip = sent_of_current_;  // the first item's bytes that went out before
+        auto add = [&](const uint8_t* data, size_t size) {
+            if (skip >= size) {
+                skip -= size;
+                return;
+            }
+            parts[count++] = {const_cast<uint8_t*>(data) + skip, size - skip};
+            skip = 0;
+        };
+        if (control_in_progress_) {
+            add(control_.front().data(), control_.front().size());
+        } else {
+            for (size_t i = 0; i < queue_.messages() && i < most; ++i) {
+                const std::vector<uint8_t>& message = *queue_[i];
+                add(headers[i].data(), binary_frame_header(message.size(), headers[i]));
+                add(message.data(), message.size());
+            }
+        }
+        msghdr msg{};
+        msg.msg_iov = parts.data();
+        msg.msg_iovlen = count;
+        const ssize_t n = ::sendmsg(socket.native_handle(), &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                waiting_writable_ = true;
+                socket.async_wait(tcp::socket::wait_write, [self = shared_from_this()](const error_code& ec) {
+                    Server::Mark mark(self->server_, Activity::writable);
+                    self->waiting_writable_ = false;
+                    if (ec) {
+                        self->abandon_writes();  // closed under us (tear_down, a timeout)
+                        return;
+                    }
+                    self->flush();
+                });
+                return false;
+            }
+            tear_down();  // the pending read fails next and finishes the session
+            abandon_writes();
+            return false;
+        }
+        size_t done = sent_of_current_ + static_cast<size_t>(n);  // from the first item's start
+        if (control_in_progress_) {
+            if (done < control_.front().size()) {
+                sent_of_current_ = done;
+                continue;
+            }
+            control_.pop_front();
+            control_in_progress_ = false;
+            sent_of_current_ = 0;
+            continue;
+        }
+        while (!queue_.empty()) {
+            const uint64_t size = queue_.front()->size();
+            const size_t framed = binary_frame_header(size, headers[0]) + size;
+            if (done < framed) break;
+            done -= framed;
+            ++server_.figures().frames_sent;
+            server_.figures().bytes_sent += size;
+            queue_.pop_front();
+            server_.queue_bytes_changed(-static_cast<int64_t>(size), queue_.bytes());
+        }
+        sent_of_current_ = done;  // into the new front: the rest, or EAGAIN, next time round
+    }
+}
+
+void WsSession::abandon_writes() {
+    const uint64_t held = queue_.bytes();
+    while (!queue_.empty()) queue_.pop_front();
+    if (held > 0) server_.queue_bytes_changed(-static_cast<int64_t>(held), 0);
+    control_.clear();
+    control_in_progress_ = false;
+    sent_of_current_ = 0;
+    auto done = std::move(when_written_);
+    when_written_.clear();
+    for (auto& f : done) f();
+}
+
+void WsSession::tear_down() {
+    error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+}
+
+void WsSession::finish(Ending ending) {
+    if (finished_) return;
+    finished_ = true;
+    if (!ending_) ending_ = std::move(ending);
+    close_timer_.cancel();
+    tear_down();
+    abandon_writes();
+    server_.ws_closed(shared_from_this(), registered_, *ending_);
+}
+
+}  // namespace tandem::server::detail

@@ -1,0 +1,133 @@
+// The room's own work per tick (16 players' steers and the clients' acks in, one frame out
+// to every recipient under flow control) at 0, 100 and 1,000 watchers, written once against
+// the room before the seam (net::Room over tandem::world) and after it (net::Room<arena::Sim>),
+// so build-scripts/bench-against times the same code on both trees. The benchmark's time is
+// the whole tick, step included; room_us is the room's part (the step's from its own stats).
+#include <benchmark/benchmark.h>
+
+#include <ctime>
+#include <cstdint>
+#include <vector>
+
+#include "tandem/net/protocol.hpp"
+#include "tandem/net/room.hpp"
+
+#if __has_include("arena/sim.hpp")
+#include "arena/sim.hpp"
+#include "tandem/net/game_codec.hpp"
+namespace shim {
+using Room = tandem::net::Room<arena::Sim>;
+using Config = tandem::net::RoomConfig<arena::Sim>;
+inline tandem::net::Hello hello(tandem::net::Role role) { return tandem::net::hello_for<arena::Sim>(role); }
+inline tandem::net::InputMsg steer(uint32_t sequence, tandem::Vec2 target) {
+    return tandem::net::input_message<arena::Sim>(sequence, arena::Steer{target});
+}
+inline uint64_t tick_of(const Room& room) { return room.state().tick; }
+}  // namespace shim
+#else
+namespace shim {
+using Room = tandem::net::Room;
+using Config = tandem::net::RoomConfig;
+inline tandem::net::Hello hello(tandem::net::Role role) {
+    return tandem::net::Hello{tandem::net::protocol_version, tandem::world::fingerprint_hash(), role};
+}
+inline tandem::net::InputMsg steer(uint32_t sequence, tandem::Vec2 target) { return tandem::net::InputMsg{sequence, target}; }
+inline uint64_t tick_of(const Room& room) { return room.world().tick; }
+}  // namespace shim
+#endif
+
+using namespace tandem;
+using namespace tandem::net;
+
+namespace {
+
+// CPU time of this thread: on a loaded machine wall time would charge other processes' turns
+// to whichever of the two parts was running.
+int64_t cpu_ns() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
+
+constexpr uint32_t players = 16;
+constexpr int64_t tick_ns = 16'666'667;
+// Each client acks the newest tick every 15 ticks (four times a second), spread evenly.
+constexpr uint32_t ack_every = 15;
+
+uint64_t frame_digest(const std::vector<uint8_t>& frame) {
+    uint64_t d = 0;
+    for (int i = 0; i < 8; ++i) d |= uint64_t{frame[9 + static_cast<size_t>(i)]} << (8 * i);
+    return d;
+}
+
+void BM_RoomTick(benchmark::State& state) {
+    const auto watchers = static_cast<uint32_t>(state.range(0));
+    shim::Config config;
+    config.max_watchers = watchers;
+    shim::Room room = shim::Room::create(config).value();
+    room.set_clock(cpu_ns);
+    std::vector<uint32_t> ids;
+    int64_t now = 0;
+    std::vector<uint8_t> message;
+    auto hello = [&](Role role) {
+        const uint32_t id = room.connect(now);
+        message.clear();
+        encode(message, shim::hello(role));
+        room.receive(id, message, now);
+        ids.push_back(id);
+    };
+    for (uint32_t i = 0; i < players; ++i) hello(Role::play);
+    for (uint32_t i = 0; i < watchers; ++i) hello(Role::watch);
+    std::vector<Outgoing> sends;
+    std::vector<CloseRequest> closes;
+    uint32_t sequence = 1;
+    uint64_t digest = 0;
+    size_t frame_bytes = 0;
+    auto one_tick = [&] {
+        // The players' steers (they circle), then the acks due this tick.
+        for (uint32_t p = 0; p < players; ++p) {
+            message.clear();
+            const int32_t x = static_cast<int32_t>((sequence * 7 + p * 61) % 1000);
+            encode(message, shim::steer(sequence, Vec2{Fx::from_int(x), Fx::from_int(1000 - x)}));
+            room.receive(ids[p], message, now);
+        }
+        ++sequence;
+        const uint64_t tick = shim::tick_of(room);
+        for (size_t i = tick % ack_every; i < ids.size(); i += ack_every) {
+            message.clear();
+            encode(message, Ack{true, tick, digest});
+            room.receive(ids[i], message, now);
+        }
+        now += tick_ns;
+        room.tick(now);
+        room.take_outbox(sends, closes);
+        if (!sends.empty()) {
+            digest = frame_digest(*sends.back().bytes);
+            frame_bytes = sends.back().bytes->size();
+        }
+        sends.clear();  // the transport's part: dropping its references after the writes
+        closes.clear();
+    };
+    for (int i = 0; i < 120; ++i) one_tick();  // every player joined, buffers grown
+
+    int64_t total_ns = 0, step_ns = 0, ticks = 0;
+    for (auto _ : state) {
+        const int64_t start = cpu_ns();
+        one_tick();
+        total_ns += cpu_ns() - start;
+        step_ns += room.stats().last_step_ns;
+        ++ticks;
+    }
+    if (room.stats().flow_pauses != 0 || room.stats().players != players) state.SkipWithError("a client was paused or lost");
+    const double room_ns = static_cast<double>(total_ns - step_ns) / static_cast<double>(ticks);
+    const double step = static_cast<double>(step_ns) / static_cast<double>(ticks);
+    state.counters["room_us"] = room_ns / 1000.0;
+    state.counters["step_us"] = step / 1000.0;
+    state.counters["room/step"] = room_ns / step;
+    state.counters["ns/recipient"] = room_ns / static_cast<double>(players + watchers);
+    state.counters["frame_B"] = static_cast<double>(frame_bytes);
+}
+
+}  // namespace
+
+BENCHMARK(BM_RoomTick)->Name("net_room_tick")->Arg(0)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
