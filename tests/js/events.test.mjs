@@ -13,10 +13,10 @@ before(async () => { tandem = await loadTandem(); });
 const at = (x, y) => ({ x: x * 65536, y: y * 65536 });
 const event = (kind, player, pellet = 0) => ({ kind, player, pellet });
 
-// pellet index -> generation, from "pellet[i].generation N" lines of a canonical dump.
+// pellet index -> generation, from "pellets[i].generation N" lines of a canonical dump.
 function generations(world) {
   const out = [];
-  for (const m of world.dump().matchAll(/^pellet\[(\d+)\]\.generation (\d+)$/gm)) out[Number(m[1])] = Number(m[2]);
+  for (const m of world.dump().matchAll(/^pellets\[(\d+)\]\.generation (\d+)$/gm)) out[Number(m[1])] = Number(m[2]);
   return out;
 }
 

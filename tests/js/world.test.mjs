@@ -33,7 +33,7 @@ describe('World', () => {
         if (m) config[m[1].replace(/_([a-z])/g, (_, c) => c.toUpperCase())] = m[1] === 'seed' ? BigInt(m[2]) : Number(m[2]);
       }
       const made = new tandem.World(config);
-      const golden = readFileSync(join(repoRoot, 'tests/world/golden', `${name}.txt`), 'utf8');
+      const golden = readFileSync(join(repoRoot, 'tests/games/arena/golden', `${name}.txt`), 'utf8');
       assert.equal(made.digest(), /^0 ([0-9a-f]{16})$/m.exec(golden)[1], 'the golden stream\'s tick 0');
       const sections = made.sectionDigests();
       for (const key of Object.keys(sections)) assert.ok(native.includes(`section.${key} ${sections[key]}`), key);
