@@ -29,7 +29,7 @@ struct FlagSpec {
     std::string value_name;   // "HZ", for the usage line and --help
     std::string help;         // what it sets, one or more lines without the flag (--help indents them)
     // Non-empty: the flag sets what a scenario fixes, so it is refused beside --scenario, and
-    // this says why ("a scenario fixes its own pellet count").
+    // this says why ("a scenario fixes its own size").
     std::string scenario_conflict;
 };
 
@@ -82,7 +82,7 @@ std::optional<std::string> normalize_origin(std::string_view text);
 
 // What `tandem serve --help` says beyond the kit's own flags and URLs.
 struct ServeHelp {
-    std::string command = "tandem serve";   // the usage line's command ("tandem serve --game ships")
+    std::string command = "tandem serve";   // the usage line's command ("tandem serve --game NAME")
     std::string game;                        // the game's name, "" when not to be named
     std::span<const FlagSpec> game_flags;
     std::string scenario_names;              // "" = no --scenario

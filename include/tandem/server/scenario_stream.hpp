@@ -27,7 +27,7 @@
 namespace tandem::server {
 
 // A minute of ticks at 60 Hz: the most one request may ask for. A tick of a listed scenario may
-// cost tens of milliseconds (the arena's crowd: 55 ms in a Release build), so a stream is
+// cost tens of milliseconds in a Release build (a large world's), so a stream is
 // computed off the server's thread (NativeStreams), one at a time, and kept.
 inline constexpr uint64_t max_native_stream_ticks = 3600;
 

@@ -33,7 +33,7 @@ struct GameServe {
     std::vector<GameOption<typename G::Config>> options;
     std::vector<HttpRoute> routes;
     // --max-players N: the room offers N seats, and a game whose config bounds its players
-    // may make room for them here (the arena adds wells). Empty: the config is left as it is.
+    // may make room for them here (a seat for each in its state). Empty: the config is left as it is.
     std::function<void(typename G::Config& config, uint32_t seats)> make_seats;
 };
 
