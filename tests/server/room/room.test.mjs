@@ -6,27 +6,31 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { startServer, rawWebSocket, metrics, sleep, serverBinary } from '../support.mjs';
+import { startServer, rawWebSocket, metrics, sleep } from '../support.mjs';
 
-const fingerprint = Buffer.from(execFileSync(serverBinary, ['--fingerprint-hash'], { encoding: 'utf8' }).trim(), 'hex').reverse();
+const fingerprint = Buffer.from(execFileSync(process.env.TANDEM_ARENA_FINGERPRINT, { encoding: 'utf8' }).trim(), 'hex').reverse();
 const type = { hello: 0x01, input: 0x02, ack: 0x03, welcome: 0x81, frame: 0x82, baseline: 0x83, error: 0x86 };
 
-// u8 type | u16 version | u64 fingerprint | u8 role (0 play, 1 watch), little-endian.
-function hello({ version = 1, fp = fingerprint, role = 0 } = {}) {
-  const b = Buffer.alloc(12);
+// u8 type | u16 version | u64 fingerprint | u8 role (0 play, 1 watch) | u8 n | the game's name,
+// little-endian (protocol 2).
+function hello({ version = 2, fp = fingerprint, role = 0, game = 'arena' } = {}) {
+  const b = Buffer.alloc(13 + game.length);
   b[0] = type.hello;
   b.writeUInt16LE(version, 1);
   fp.copy(b, 3);
   b[11] = role;
+  b[12] = game.length;
+  b.write(game, 13, 'latin1');
   return b;
 }
-// u8 type | u32 sequence | i32 x raw | i32 y raw
+// u8 type | u32 sequence | u8 n = 8 | the arena's steer: i32 x raw | i32 y raw
 function input(sequence, x = 0, y = 0) {
-  const b = Buffer.alloc(13);
+  const b = Buffer.alloc(14);
   b[0] = type.input;
   b.writeUInt32LE(sequence, 1);
-  b.writeInt32LE(x, 5);
-  b.writeInt32LE(y, 9);
+  b[5] = 8;
+  b.writeInt32LE(x, 6);
+  b.writeInt32LE(y, 10);
   return b;
 }
 // u8 type | u8 holds world | u64 tick | u64 digest: "nothing held" asks for a baseline.
