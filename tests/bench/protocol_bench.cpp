@@ -1,7 +1,9 @@
 // The wire codec's cost against memcpy of the same bytes, measured side by side in one run, and
 // the sizes that decide the bandwidth: a frame's bytes per tick at 16 players, a baseline's
 // for the default world and for the `orbits` scenario. Timing only: tests/net/protocol_test.cpp
-// checks the bytes.
+// checks the bytes. The frame is the arena's (arena::Sim): encoded from the applied inputs as
+// the room writes it (game_codec.hpp's encode_frame), decoded as a client reads it (the codec,
+// then the arena's inputs out of it).
 // Read: frame_encode_over_memcpy and frame_decode_over_memcpy are memcpy's CPU time over the
 // codec's for the same bytes (1 = as fast as copying them); frame_bytes is one tick's frame.
 #include <benchmark/benchmark.h>
@@ -12,14 +14,16 @@
 #include <vector>
 
 #include "tandem/core/random.hpp"
+#include "arena/scenario.hpp"
+#include "arena/sim.hpp"
+#include "tandem/net/game_codec.hpp"
 #include "tandem/net/protocol.hpp"
-#include "tandem/world/scenario.hpp"
-#include "tandem/world/world.hpp"
 
 using namespace tandem;
 
 namespace {
 
+using Sim = arena::Sim;
 constexpr uint32_t players = 16;
 constexpr int frames_per_batch = 1024;  // distinct frames, so no branch pattern is learned
 
@@ -29,19 +33,24 @@ double thread_cpu_seconds() {
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// A steady tick at 16 players: every player steers once (one AppliedInput each), in canonical
-// order, with its own sequence number.
-std::vector<net::Frame> steady_frames() {
+// A steady tick at 16 players: every player steers once (one applied input each), in
+// canonical order, with its own sequence number.
+struct TickInputs {
+    uint64_t tick = 0;
+    uint64_t digest = 0;
+    std::vector<net::Applied<Sim>> inputs;
+};
+std::vector<TickInputs> steady_frames() {
     XorShift rng(3);
-    std::vector<net::Frame> frames(frames_per_batch);
+    std::vector<TickInputs> frames(frames_per_batch);
     uint64_t tick = 1000;
-    for (net::Frame& f : frames) {
+    for (TickInputs& f : frames) {
         f.tick = ++tick;
         f.digest = rng.next();
         for (uint32_t p = 1; p <= players; ++p) {
             const Vec2 target{Fx::from_raw(static_cast<int32_t>(rng.next() % (1024u << 16))),
                               Fx::from_raw(static_cast<int32_t>(rng.next() % (1024u << 16)))};
-            f.inputs.push_back({{p, world::InputKind::steer, target}, static_cast<uint32_t>(tick)});
+            f.inputs.push_back({{p, sim::InputKind::command, {target}}, static_cast<uint32_t>(tick)});
         }
     }
     return frames;
@@ -52,11 +61,11 @@ struct Encoded {
     std::vector<uint32_t> offsets;    // where each starts, and the end
 };
 
-Encoded encode_all(const std::vector<net::Frame>& frames) {
+Encoded encode_all(const std::vector<TickInputs>& frames) {
     Encoded e;
-    for (const net::Frame& f : frames) {
+    for (const TickInputs& f : frames) {
         e.offsets.push_back(static_cast<uint32_t>(e.bytes.size()));
-        net::encode(e.bytes, f);
+        net::encode_frame<Sim>(e.bytes, f.tick, f.digest, f.inputs);
     }
     e.offsets.push_back(static_cast<uint32_t>(e.bytes.size()));
     return e;
@@ -66,23 +75,28 @@ Encoded encode_all(const std::vector<net::Frame>& frames) {
 // (message by message, as a transport would copy them), timed in thread CPU time so the load
 // of a shared machine falls on both alike.
 void BM_frame_codec_vs_memcpy(benchmark::State& state) {
-    const std::vector<net::Frame> frames = steady_frames();
+    const std::vector<TickInputs> frames = steady_frames();
     const Encoded wire = encode_all(frames);
     std::vector<uint8_t> out, copy(wire.bytes.size());
     out.reserve(wire.bytes.size());
+    std::vector<net::Applied<Sim>> applied;
     double encode_s = 0, decode_s = 0, memcpy_s = 0;
     for (auto _ : state) {
         const double t0 = thread_cpu_seconds();
-        for (const net::Frame& f : frames) {
+        for (const TickInputs& f : frames) {
             out.clear();
-            net::encode(out, f);
+            net::encode_frame<Sim>(out, f.tick, f.digest, f.inputs);
             benchmark::DoNotOptimize(out.data());
         }
         const double t1 = thread_cpu_seconds();
         for (int i = 0; i < frames_per_batch; ++i) {
             const std::span<const uint8_t> message(wire.bytes.data() + wire.offsets[i], wire.offsets[i + 1] - wire.offsets[i]);
             auto decoded = net::decode_server(message);
-            benchmark::DoNotOptimize(decoded);
+            if (decoded.ok()) {
+                auto inputs = net::decode_frame_inputs<Sim>(std::get<net::Frame>(*decoded), applied);
+                benchmark::DoNotOptimize(inputs);
+            }
+            benchmark::DoNotOptimize(applied.data());
         }
         const double t2 = thread_cpu_seconds();
         for (int i = 0; i < frames_per_batch; ++i) {
@@ -109,10 +123,10 @@ void BM_frame_codec_vs_memcpy(benchmark::State& state) {
 }
 
 // The baseline message of a world: the codec's part (the tick and the snapshot bytes) against
-// memcpy of the message, and its size. world::encode, the snapshot itself, is the world's cost
+// memcpy of the message, and its size. arena::encode, the snapshot itself, is the world's cost
 // and not timed here.
-void baseline_vs_memcpy(benchmark::State& state, const world::World& w) {
-    const net::Baseline baseline{w.tick, world::encode(w)};
+void baseline_vs_memcpy(benchmark::State& state, const arena::World& w) {
+    const net::Baseline baseline{w.tick, arena::encode(w)};
     std::vector<uint8_t> wire;
     net::encode(wire, baseline);
     std::vector<uint8_t> out, copy(wire.size());
@@ -144,24 +158,24 @@ void baseline_vs_memcpy(benchmark::State& state, const world::World& w) {
 
 // The default world with its 16 seats taken (the size a late joiner downloads at 16 players).
 void BM_baseline_default_16_players(benchmark::State& state) {
-    world::World w = world::make_world(world::default_config()).value();
-    std::vector<world::Input> joins;
+    arena::World w = arena::make_world(arena::default_config()).value();
+    std::vector<arena::Input> joins;
     for (uint32_t p = 1; p <= players; ++p) {
-        joins.push_back({p, world::InputKind::join, {Fx::from_int(static_cast<int32_t>(60 * p)), Fx::from_int(512)}});
+        joins.push_back(arena::join(p, {Fx::from_int(static_cast<int32_t>(60 * p)), Fx::from_int(512)}));
     }
-    world::step(w, joins);
+    arena::Stepper().step(w, joins);
     baseline_vs_memcpy(state, w);
 }
 
 void BM_baseline_default_empty(benchmark::State& state) {
-    baseline_vs_memcpy(state, world::make_world(world::default_config()).value());
+    baseline_vs_memcpy(state, arena::make_world(arena::default_config()).value());
 }
 
 // `orbits` after 10 ticks (its two players joined).
 void BM_baseline_orbits(benchmark::State& state) {
-    const world::Scenario& s = *world::find_scenario("orbits");
-    world::World w = world::start(s);
-    world::advance(s, w, 10);
+    const arena::Scenario s = arena::find_scenario("orbits").value();
+    arena::World w = arena::start(s);
+    arena::advance(s, w, 10);
     baseline_vs_memcpy(state, w);
 }
 

@@ -1,4 +1,4 @@
-// Cost of the room's own work per tick (receiving 16 players' steers and the clients' acks,
+// Cost of the room's own work per tick (Room<arena::Sim>) (receiving 16 players' steers and the clients' acks,
 // scheduling, digesting, encoding the frame once, fanning it out under flow control, handing
 // the outbox over) at 16 players with 0, 100 and 1,000 watchers, measured beside the world
 // step it serves, inside the same tick: the step time comes from the room's own stats (its
@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "arena/sim.hpp"
+#include "tandem/net/game_codec.hpp"
 #include "tandem/net/protocol.hpp"
 #include "tandem/net/room.hpp"
 
@@ -20,6 +22,8 @@ using namespace tandem;
 using namespace tandem::net;
 
 namespace {
+
+using Sim = arena::Sim;
 
 // CPU time of this thread: on a loaded machine wall time would charge other processes' turns
 // to whichever of the two parts was running.
@@ -42,9 +46,9 @@ uint64_t frame_digest(const std::vector<uint8_t>& frame) {
 
 void BM_RoomTick(benchmark::State& state) {
     const auto watchers = static_cast<uint32_t>(state.range(0));
-    RoomConfig config;
+    RoomConfig<Sim> config;
     config.max_watchers = watchers;
-    Room room = Room::create(config).value();
+    Room<Sim> room = Room<Sim>::create(config).value();
     room.set_clock(cpu_ns);
     std::vector<uint32_t> ids;
     int64_t now = 0;
@@ -52,7 +56,7 @@ void BM_RoomTick(benchmark::State& state) {
     auto hello = [&](Role role) {
         const uint32_t id = room.connect(now);
         message.clear();
-        encode(message, Hello{protocol_version, world::fingerprint_hash(), role});
+        encode(message, hello_for<Sim>(role));
         room.receive(id, message, now);
         ids.push_back(id);
     };
@@ -68,11 +72,11 @@ void BM_RoomTick(benchmark::State& state) {
         for (uint32_t p = 0; p < players; ++p) {
             message.clear();
             const int32_t x = static_cast<int32_t>((sequence * 7 + p * 61) % 1000);
-            encode(message, InputMsg{sequence, {Fx::from_int(x), Fx::from_int(1000 - x)}});
+            encode(message, input_message<Sim>(sequence, arena::Steer{{Fx::from_int(x), Fx::from_int(1000 - x)}}));
             room.receive(ids[p], message, now);
         }
         ++sequence;
-        const uint64_t tick = room.world().tick;
+        const uint64_t tick = room.state().tick;
         for (size_t i = tick % ack_every; i < ids.size(); i += ack_every) {
             message.clear();
             encode(message, Ack{true, tick, digest});

@@ -108,7 +108,7 @@ def check_replay(cli, make_replay):
         subprocess.run([make_replay, "chaos", "30", path], check=True)
         with open(path, "rb") as f:
             good = f.read()
-        check(good[:8] == b"TNDR\x01\x00\x01\x00", "the replay starts TNDR, format 1, protocol 1")
+        check(good[:8] == b"TNDR\x02\x00\x02\x00", "the replay starts TNDR, format 2, protocol 2")
 
         status, out, err = run_status(cli, "replay", path)
         check(status == 0 and "30 frames" in out and out.rstrip().endswith("ok: every digest agrees with this build"),
@@ -142,11 +142,12 @@ def check_replay(cli, make_replay):
         data = bytearray(good)
         data[frame_at(data, 12) + 9] ^= 1
         status, out, err = run_status(cli, "replay", write(data))
-        check(status == 1 and "mismatch at tick 12:" in out and "sections: none differ" in out,
+        check(status == 1 and "mismatch at tick 12:" in out and "sections: none differ" in out
+              and "fields: unknown (the replay holds no state at or after tick 12)" in out,
               f"a flipped frame digest exits 1 naming tick 12 (got {status}: {out})")
 
-        # The room's wells digest at tick 12 (type, tick, held, config digest, then wells) too.
-        data[sections_at(data, 12) + 1 + 8 + 1 + 8] ^= 1
+        # The room's wells digest at tick 12 (type, tick, held, count, config digest, then wells) too.
+        data[sections_at(data, 12) + 1 + 8 + 1 + 1 + 8] ^= 1
         status, out, err = run_status(cli, "replay", write(data))
         check(status == 1 and "mismatch at tick 12:" in out and "sections: wells\n" in out,
               f"with the room's wells digest changed there too, it names the wells section (got {out})")
@@ -162,7 +163,7 @@ def check_replay(cli, make_replay):
         status, out, err = run_status(cli, "replay")
         check(status == 2 and "needs FILE" in err, f"replay without FILE exits 2 (got {status}: {err})")
         status, out, err = run_status(cli, "replay", path, "--tick", "3")
-        check(status == 2 and "accepted: one FILE, --dump-at, --help" in err, f"an unknown flag exits 2 listing the accepted (got {err})")
+        check(status == 2 and "accepted: one FILE, --game, --dump-at, --help" in err, f"an unknown flag exits 2 listing the accepted (got {err})")
 
 
 if __name__ == "__main__":

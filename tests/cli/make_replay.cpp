@@ -11,8 +11,8 @@
 using namespace tandem;
 
 int main(int argc, char** argv) {
-    const auto found = argc == 4 ? world::find_scenario(argv[1]) : world::find_scenario("");
-    const world::Scenario* s = found ? &*found : nullptr;
+    const auto found = argc == 4 ? arena::find_scenario(argv[1]) : arena::find_scenario("");
+    const arena::Scenario* s = found ? &*found : nullptr;
     if (s == nullptr) {
         std::fprintf(stderr, "usage: make_replay SCENARIO TICKS OUT\n");
         return 2;

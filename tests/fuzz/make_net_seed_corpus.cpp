@@ -13,8 +13,10 @@ using namespace tandem::net::testing;
 
 namespace {
 
-world::Scenario small_chaos() {
-    world::Scenario s = *world::find_scenario("chaos");
+using Sim = arena::Sim;
+
+arena::Scenario small_chaos() {
+    arena::Scenario s = *arena::find_scenario("chaos");
     s.config.pellet_count = 8;
     return s;
 }
@@ -34,22 +36,20 @@ int main(int argc, char** argv) {
         out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     };
     if (kind == "client") {
-        save(encoded(net::Hello{net::protocol_version, world::fingerprint_hash(), net::Role::play}));
-        save(encoded(net::InputMsg{7, {Fx::from_int(3), Fx::from_int(-4)}}));
+        save(encoded(net::hello_for<Sim>(net::Role::play)));
+        save(encoded(net::input_message<Sim>(7, arena::Steer{{Fx::from_int(3), Fx::from_int(-4)}})));
         save(encoded(net::Ack{true, 40, 0x1234}));
         save(encoded(net::Ack{false, 0, 0}));
         save(encoded(net::Ping{123456789}));
         save(encoded(net::Desync{9, {1, 2, 3, 4, 5}}));
     } else if (kind == "server") {
-        const world::Scenario s = small_chaos();
-        save(encoded(net::Welcome{net::Role::play, 3, 2, 100, 16, s.config}));
-        net::Frame f{5, 0x99, {}};
-        f.inputs = {{{1, world::InputKind::join, {Fx::from_int(2), Fx::from_int(3)}}, 0},
-                    {{1, world::InputKind::steer, {Fx::from_int(5), Fx::from_int(6)}}, 9},
-                    {{2, world::InputKind::leave, {}}, 0}};
-        save(encoded(f));
-        save(encoded(net::Frame{6, 0x98, {}}));
-        save(encoded(net::Baseline{0, world::encode(world::start(s))}));
+        const arena::Scenario s = small_chaos();
+        save(encoded(net::welcome_for<Sim>(net::Role::play, 3, 2, 100, 16, s.config)));
+        save(arena_frame(5, 0x99, {{arena::join(1, {Fx::from_int(2), Fx::from_int(3)}), 0},
+                                   {arena::steer(1, {Fx::from_int(5), Fx::from_int(6)}), 9},
+                                   {arena::leave(2), 0}}));
+        save(arena_frame(6, 0x98, {}));
+        save(encoded(net::Baseline{0, arena::encode(arena::start(s))}));
         save(encoded(net::Pong{1, 2, 3}));
         save(encoded(net::Sections{9, true, {1, 2, 3, 4, 5}}));
         save(encoded(net::Sections{9, false, {}}));

@@ -1,6 +1,8 @@
-// Properties of src/net/bot.cpp against the real Room: bots are admitted as players, steer
-// along seeded paths that stay inside the arena's margin, ack so the room never pauses or
-// closes them, and the same seeds drive the same match (different seeds, different paths).
+// Properties of ScriptedBot<G> (tandem/net/bot.hpp) with the arena's policy (arena::Sim::Bot)
+// against the real Room<arena::Sim>: bots are admitted as players, steer along seeded paths
+// that stay inside the arena's margin, ack so the room never pauses or closes them, and the
+// same seeds drive the same match (different seeds, different paths). The first waypoints of a
+// seed are drawn here from XorShift by the documented rule, independently of the policy.
 #include "tandem/net/bot.hpp"
 
 #include <catch2/catch.hpp>
@@ -8,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "arena/sim.hpp"
 #include "tandem/net/room.hpp"
 
 using namespace tandem;
@@ -15,26 +18,26 @@ using namespace tandem::net;
 
 namespace {
 
+using Sim = arena::Sim;
 constexpr int64_t tick_ns = 1'000'000'000 / 60;
 
 struct Match {
-    Room room;
-    std::vector<ScriptedBot> bots;
+    Room<Sim> room;
+    std::vector<ScriptedBot<Sim>> bots;
     std::vector<uint32_t> ids;
     std::vector<std::vector<Vec2>> targets;   // each bot's waypoints, in order
 
-    static Room make_room() {
-        RoomConfig c;
-        c.world = world::default_config();
-        c.world.pellet_count = 64;
-        c.max_players = c.world.max_players;
-        return Room::create(c).value();
+    static Room<Sim> make_room() {
+        RoomConfig<Sim> c;
+        c.game = arena::default_config();
+        c.game.pellet_count = 64;
+        return Room<Sim>::create(c).value();
     }
 
     explicit Match(std::vector<uint64_t> seeds) : room(make_room()) {
         for (uint64_t s : seeds) bots.emplace_back(s);
         targets.resize(bots.size());
-        for (ScriptedBot& b : bots) {
+        for (ScriptedBot<Sim>& b : bots) {
             ids.push_back(room.connect(0));
             b.on_connected();
         }
@@ -58,9 +61,9 @@ struct Match {
             for (const Outgoing& o : sends) {
                 for (size_t i = 0; i < bots.size(); ++i) {
                     if (ids[i] != o.to) continue;
-                    const uint32_t steers = bots[i].figures().steers_sent;
+                    const uint32_t steers = bots[i].figures().commands_sent;
                     bots[i].receive(*o.bytes);
-                    if (bots[i].figures().steers_sent != steers || targets[i].empty()) targets[i].push_back(bots[i].target());
+                    if (bots[i].figures().commands_sent != steers || targets[i].empty()) targets[i].push_back(bots[i].command().target);
                 }
             }
             moved = moved || !sends.empty();
@@ -70,7 +73,7 @@ struct Match {
 
     void run(uint64_t ticks) {
         for (uint64_t t = 0; t < ticks; ++t) {
-            const int64_t now = static_cast<int64_t>(room.world().tick + 1) * tick_ns;
+            const int64_t now = static_cast<int64_t>(room.state().tick + 1) * tick_ns;
             room.tick(now);
             pump(now);
         }
@@ -84,7 +87,7 @@ TEST_CASE("three bots are admitted as players 1..3 and the room sees them join, 
     m.run(900);   // 15 s: several legs each
     const RoomStats& s = m.room.stats();
     CHECK(s.players == 3);
-    CHECK(m.room.world().wells.size() == 3);
+    CHECK(m.room.state().wells.size() == 3);
     for (size_t i = 0; i < m.bots.size(); ++i) {
         const BotFigures& f = m.bots[i].figures();
         CHECK(f.welcomed);
@@ -92,8 +95,8 @@ TEST_CASE("three bots are admitted as players 1..3 and the room sees them join, 
         CHECK(f.tick == 900);
         CHECK_FALSE(f.refused);
         // A leg lasts 2 to 5 s: 900 ticks hold at least 3 legs plus the first, at most 8.
-        CHECK(f.steers_sent >= 4);
-        CHECK(f.steers_sent <= 9);
+        CHECK(f.commands_sent >= 4);
+        CHECK(f.commands_sent <= 9);
         // An ack every 6 ticks.
         CHECK(f.acks_sent >= 900 / 6 - 2);
         const auto client = m.room.client(m.ids[i]);
@@ -102,14 +105,14 @@ TEST_CASE("three bots are admitted as players 1..3 and the room sees them join, 
     }
     CHECK(s.flow_pauses == 0);
     CHECK(s.ack_mismatches == 0);
-    CHECK(s.inputs_accepted == m.bots[0].figures().steers_sent + m.bots[1].figures().steers_sent +
-                                   m.bots[2].figures().steers_sent);
+    CHECK(s.inputs_accepted == m.bots[0].figures().commands_sent + m.bots[1].figures().commands_sent +
+                                   m.bots[2].figures().commands_sent);
 }
 
 TEST_CASE("every waypoint lies inside the arena at least an eighth of its side from each wall, and the wells follow") {
     Match m({5, 6, 7});
     m.run(600);
-    const int32_t side = m.room.world().config.arena_size.raw();
+    const int32_t side = m.room.state().config.arena_size.raw();
     for (const auto& waypoints : m.targets) {
         REQUIRE(waypoints.size() >= 2);
         for (const Vec2& p : waypoints) {
@@ -121,9 +124,9 @@ TEST_CASE("every waypoint lies inside the arena at least an eighth of its side f
     }
     // The room's world holds each bot's newest waypoint as its well's target.
     for (size_t i = 0; i < m.bots.size(); ++i) {
-        const auto& wells = m.room.world().wells;
+        const auto& wells = m.room.state().wells;
         REQUIRE(i < wells.size());
-        CHECK(wells[i].target == m.bots[i].target());
+        CHECK(wells[i].target == m.bots[i].command().target);
     }
 }
 
@@ -132,8 +135,29 @@ TEST_CASE("the same seeds drive the same match; another seed takes another path"
     a.run(400);
     b.run(400);
     c.run(400);
-    CHECK(world::digest(a.room.world()) == world::digest(b.room.world()));
+    CHECK(arena::digest(a.room.state()) == arena::digest(b.room.state()));
     CHECK(a.targets == b.targets);
     CHECK(a.targets[2] != c.targets[2]);
-    CHECK(world::digest(a.room.world()) != world::digest(c.room.world()));
+    CHECK(arena::digest(a.room.state()) != arena::digest(c.room.state()));
+}
+
+TEST_CASE("a seed's first waypoint and leg are today's draws: x, y in the margin, then the leg's length") {
+    // By hand from the rule: an arena of 1024 units has side 1024 << 16 raw, margin side / 8,
+    // span side - 2 * margin; x and y are margin + below(span), the leg 120 + below(180).
+    Match m({42});
+    m.run(1);
+    tandem::XorShift rng(42);
+    const int32_t side = 1024 << 16;
+    const int32_t margin = side / 8;
+    const uint32_t span = static_cast<uint32_t>(side - 2 * margin);
+    const int32_t x = margin + static_cast<int32_t>(rng.below(span));
+    const int32_t y = margin + static_cast<int32_t>(rng.below(span));
+    const uint64_t leg = 120 + rng.below(180);
+    REQUIRE(!m.targets[0].empty());
+    CHECK(m.targets[0][0] == Vec2{Fx::from_raw(x), Fx::from_raw(y)});
+    // The second waypoint comes at the first frame at or past the leg's end (the welcome's tick 0).
+    m.run(leg - 2);
+    CHECK(m.bots[0].figures().commands_sent == 1);
+    m.run(1);
+    CHECK(m.bots[0].figures().commands_sent == 2);
 }

@@ -1,9 +1,10 @@
-// Properties of src/net/protocol.cpp: every message's bytes equal the layout documented in
+// Properties of src/net/protocol.cpp (the opaque codec, protocol version 2) and of
+// game_codec.hpp over the arena: every message's bytes equal the layout documented in
 // protocol.hpp, written out here by hand (never produced by the encoder); every message
-// round-trips; every ProtocolError is reached by a crafted message; every truncation of every
-// message is refused without reading past the end (each prefix is a fresh exact-size buffer, so
-// ASan sees any over-read); a frame count larger than its bytes is refused before anything is
-// reserved; an error text is cut at a UTF-8 boundary.
+// round-trips; every ProtocolError is reached by a crafted message, by the codec or by the
+// typed layer; every truncation of every message is refused without reading past the end (each
+// prefix is a fresh exact-size buffer, so ASan sees any over-read); a frame count larger than
+// its bytes is refused before anything is reserved; an error text is cut at a UTF-8 boundary.
 #include "tandem/net/protocol.hpp"
 
 #include <catch2/catch.hpp>
@@ -22,35 +23,33 @@ using namespace tandem::net;
 namespace {
 
 using namespace tandem::net::testing;
+using Sim = arena::Sim;
 
+// The arena's command as bytes: target.x raw, target.y raw.
+CommandBytes steer_bytes(int32_t x, int32_t y) {
+    Bytes b;
+    le(b, static_cast<uint32_t>(x), 4);
+    le(b, static_cast<uint32_t>(y), 4);
+    return CommandBytes::of(b);
+}
+
+// Three applied inputs in canonical order (player, then kind), through the arena's codec.
 Frame sample_frame() {
-    Frame f;
-    f.tick = 5;
-    f.digest = 0x99;
-    f.inputs = {
-        {{1, world::InputKind::join, {Fx::from_int(2), Fx::from_int(3)}}, 0},
-        {{1, world::InputKind::steer, {Fx::from_raw(5), Fx::from_raw(6)}}, 9},
-        {{2, world::InputKind::leave, {}}, 0},
+    const std::vector<Applied<Sim>> inputs = {
+        {{1, sim::InputKind::join, {{Fx::from_int(2), Fx::from_int(3)}}}, 0},
+        {{1, sim::InputKind::command, {{Fx::from_raw(5), Fx::from_raw(6)}}}, 9},
+        {{2, sim::InputKind::leave, {}}, 0},
     };
-    return f;
+    return std::get<Frame>(decode_server(arena_frame(5, 0x99, inputs)).value());
 }
 
-Welcome sample_welcome() {
-    Welcome w;
-    w.role = Role::play;
-    w.player = 3;
-    w.input_delay_ticks = 2;
-    w.server_tick = 0x100;
-    w.max_players = 16;
-    w.config = world::default_config();
-    return w;
-}
+Welcome sample_welcome() { return welcome_for<Sim>(Role::play, 3, 2, 0x100, 16, arena::default_config()); }
 
 // One of each message, as the byte tables below spell them.
 std::vector<ClientMessage> sample_client_messages() {
     return {
-        Hello{1, 0x0102030405060708u, Role::watch},
-        InputMsg{0x11223344u, {Fx::from_raw(0x10000), Fx::from_raw(-1)}},
+        Hello{2, 0x0102030405060708u, Role::watch, "arena"},
+        InputMsg{0x11223344u, steer_bytes(0x10000, -1)},
         Ack{true, 0x0A0B, 0xDEADBEEF00000001u},
         Ping{-2},
         Desync{7, {1, 2, 3, 4, 5}},
@@ -68,31 +67,41 @@ std::vector<ServerMessage> sample_server_messages() {
     };
 }
 
-Bytes hello_bytes() { return {0x01, 0x01, 0x00, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x01}; }
+Bytes hello_bytes() {
+    return {0x01, 0x02, 0x00, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x01, 5, 'a', 'r', 'e', 'n', 'a'};
+}
 
 }  // namespace
 
 TEST_CASE("client messages are the documented little-endian layouts, byte for byte") {
-    CHECK(encoded(Hello{1, 0x0102030405060708u, Role::watch}) == hello_bytes());
-    CHECK(encoded(InputMsg{0x11223344u, {Fx::from_raw(0x10000), Fx::from_raw(-1)}}) ==
-          Bytes{0x02, 0x44, 0x33, 0x22, 0x11, 0x00, 0x00, 0x01, 0x00, 0xFF, 0xFF, 0xFF, 0xFF});
+    CHECK(encoded(Hello{2, 0x0102030405060708u, Role::watch, "arena"}) == hello_bytes());
+    CHECK(encoded(InputMsg{0x11223344u, steer_bytes(0x10000, -1)}) ==
+          Bytes{0x02, 0x44, 0x33, 0x22, 0x11, 8, 0x00, 0x00, 0x01, 0x00, 0xFF, 0xFF, 0xFF, 0xFF});
     CHECK(encoded(Ack{true, 0x0A0B, 0xDEADBEEF00000001u}) ==
           Bytes{0x03, 0x01, 0x0B, 0x0A, 0, 0, 0, 0, 0, 0, 0x01, 0, 0, 0, 0xEF, 0xBE, 0xAD, 0xDE});
     CHECK(encoded(Ack{false, 0, 0}) == Bytes{0x03, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
     CHECK(encoded(Ping{-2}) == Bytes{0x04, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF});
-    Bytes desync = {0x05, 7, 0, 0, 0, 0, 0, 0, 0};
+    Bytes desync = {0x05, 7, 0, 0, 0, 0, 0, 0, 0, 5};
     for (uint8_t s = 1; s <= 5; ++s) desync.insert(desync.end(), {s, 0, 0, 0, 0, 0, 0, 0});
     CHECK(encoded(Desync{7, {1, 2, 3, 4, 5}}) == desync);
-    CHECK(desync.size() == max_client_message_bytes);
+    // The largest a client may send: a desync of max_sections digests.
+    CHECK(encoded(Desync{7, std::vector<uint64_t>(max_sections, 1)}).size() == max_client_message_bytes);
+    CHECK(max_client_message_bytes == 1 + 8 + 1 + 8 * 16);
+    // The typed layer writes the same input message from the arena's command.
+    CHECK(encoded(input_message<Sim>(0x11223344u, arena::Steer{{Fx::from_raw(0x10000), Fx::from_raw(-1)}})) ==
+          encoded(InputMsg{0x11223344u, steer_bytes(0x10000, -1)}));
+    CHECK(encoded(hello_for<Sim>(Role::play)).size() == 13 + 5);
 }
 
 TEST_CASE("server messages are the documented little-endian layouts, byte for byte") {
-    SECTION("welcome: role, player, delay, server tick, max players, then the config in field order") {
+    SECTION("welcome: role, player, delay, server tick, max players, the game's name, then its config") {
         Bytes b = {0x81, 0x00};
         le(b, 3, 4);
         le(b, 2, 4);
         le(b, 0x100, 8);
         le(b, 16, 4);
+        b.insert(b.end(), {5, 'a', 'r', 'e', 'n', 'a'});
+        le(b, 68, 2);
         // default_config(), field by field, Fx as raw Q16.16.
         le(b, 1, 8);                // seed
         le(b, 60, 4);               // tick_hz
@@ -110,16 +119,20 @@ TEST_CASE("server messages are the documented little-endian layouts, byte for by
         le(b, 0xC000, 4);           // wall_restitution 0.75
         le(b, 0xB333, 4);           // theta 0.7
         le(b, 12, 4);               // tree_max_depth
-        CHECK(b.size() == 90);
+        CHECK(b.size() == 98);
         CHECK(encoded(sample_welcome()) == b);
+        CHECK(config_of<Sim>(sample_welcome()).value() == arena::default_config());
     }
-    SECTION("frame: tick, digest, count, then per input player, kind, target, sequence") {
-        Bytes b = {0x82, 5, 0, 0, 0, 0, 0, 0, 0, 0x99, 0, 0, 0, 0, 0, 0, 0, 3, 0};
-        b.insert(b.end(), {1, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0});  // join (2, 3), seq 0
-        b.insert(b.end(), {1, 0, 0, 0, 2, 5, 0, 0, 0, 6, 0, 0, 0, 9, 0, 0, 0});  // steer raw (5, 6), seq 9
+    SECTION("frame: tick, digest, count, command bytes, then per input player, kind, sequence, command") {
+        Bytes b = {0x82, 5, 0, 0, 0, 0, 0, 0, 0, 0x99, 0, 0, 0, 0, 0, 0, 0, 3, 0, 8};
+        b.insert(b.end(), {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3, 0});  // join (2, 3), seq 0
+        b.insert(b.end(), {1, 0, 0, 0, 2, 9, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0});  // command raw (5, 6), seq 9
         b.insert(b.end(), {2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});  // leave, seq 0
-        CHECK(b.size() == frame_header_bytes + 3 * applied_input_bytes);
+        CHECK(b.size() == frame_header_bytes + 3 * (applied_input_header_bytes + 8));
         CHECK(encoded(sample_frame()) == b);
+        const Frame f = sample_frame();
+        CHECK(f.count == 3);
+        CHECK(f.command_bytes == 8);
     }
     SECTION("baseline: tick, then the snapshot bytes as they are") {
         CHECK(encoded(Baseline{3, {0xAA, 0xBB}}) == Bytes{0x83, 3, 0, 0, 0, 0, 0, 0, 0, 0xAA, 0xBB});
@@ -131,13 +144,12 @@ TEST_CASE("server messages are the documented little-endian layouts, byte for by
         le(b, 0x30, 8);
         CHECK(encoded(Pong{0x10, 0x20, 0x30}) == b);
     }
-    SECTION("sections: tick, held, five digests; unheld carries zeros") {
-        Bytes b = {0x85, 9, 0, 0, 0, 0, 0, 0, 0, 1};
+    SECTION("sections: tick, held, the count, the digests; unheld carries none") {
+        Bytes b = {0x85, 9, 0, 0, 0, 0, 0, 0, 0, 1, 5};
         for (uint8_t s = 1; s <= 5; ++s) b.insert(b.end(), {s, 0, 0, 0, 0, 0, 0, 0});
         CHECK(encoded(Sections{9, true, {1, 2, 3, 4, 5}}) == b);
-        Bytes unheld = {0x85, 9, 0, 0, 0, 0, 0, 0, 0, 0};
-        unheld.resize(50, 0);
-        CHECK(encoded(Sections{9, false, {}}) == unheld);
+        CHECK(encoded(Sections{9, false, {}}) == Bytes{0x85, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+        CHECK(encoded(Sections{9, false, {1, 2}}) == Bytes{0x85, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0});  // always decodes
     }
     SECTION("error: code, u16 length, UTF-8 text") {
         CHECK(encoded(ErrorMsg{net::ErrorCode::room_full, "full"}) == Bytes{0x86, 0x03, 0x04, 0x00, 'f', 'u', 'l', 'l'});
@@ -147,11 +159,17 @@ TEST_CASE("server messages are the documented little-endian layouts, byte for by
 TEST_CASE("hand-written bytes decode to the messages they spell") {
     const auto hello = decode_client(hello_bytes());
     REQUIRE(hello.ok());
-    CHECK(std::get<Hello>(*hello) == Hello{1, 0x0102030405060708u, Role::watch});
+    CHECK(std::get<Hello>(*hello) == Hello{2, 0x0102030405060708u, Role::watch, "arena"});
     const auto pong = decode_server(Bytes{0x84, 1, 0, 0, 0, 0, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                                           2, 0, 0, 0, 0, 0, 0, 0x80});
     REQUIRE(pong.ok());
     CHECK(std::get<Pong>(*pong) == Pong{1, -2, (uint64_t{0x80} << 56) | 2});
+    // A frame's inputs in the arena's types.
+    const auto inputs = decode_frame_inputs<Sim>(sample_frame());
+    REQUIRE(inputs.ok());
+    REQUIRE(inputs->size() == 3);
+    CHECK((*inputs)[1] == Applied<Sim>{{1, sim::InputKind::command, {{Fx::from_raw(5), Fx::from_raw(6)}}}, 9});
+    CHECK(command_of<Sim>(InputMsg{1, steer_bytes(7, -7)}).value() == arena::Steer{{Fx::from_raw(7), Fx::from_raw(-7)}});
 }
 
 TEST_CASE("every sample message round-trips and re-encodes to the same bytes") {
@@ -175,51 +193,65 @@ TEST_CASE("every sample message round-trips and re-encodes to the same bytes") {
     }
 }
 
-TEST_CASE("random messages of every type round-trip") {
+TEST_CASE("random messages of every type round-trip, and random arena frames through the typed layer") {
     XorShift rng(10);
     const auto fx = [&] { return Fx::from_raw(static_cast<int32_t>(rng.next())); };
-    const auto sections = [&] { return world::SectionDigests{rng.next(), rng.next(), rng.next(), rng.next(), rng.next()}; };
+    const auto digests = [&] {
+        std::vector<uint64_t> d(rng.next() % (max_sections + 1));
+        for (uint64_t& x : d) x = rng.next();
+        return d;
+    };
+    const auto name = [&] {
+        std::string n(1 + rng.next() % max_game_name_bytes, 'a');
+        for (char& c : n) c = "abcxyz0189_-"[rng.next() % 12];
+        return n;
+    };
+    const auto payload = [&](uint64_t most) {
+        Bytes b(rng.next() % (most + 1));
+        for (uint8_t& x : b) x = static_cast<uint8_t>(rng.next());
+        return b;
+    };
     for (int i = 0; i < 200; ++i) {
         std::vector<ClientMessage> client = {
-            Hello{static_cast<uint16_t>(rng.next()), rng.next(), rng.next() % 2 ? Role::play : Role::watch},
-            InputMsg{static_cast<uint32_t>(rng.next()), {fx(), fx()}},
+            Hello{static_cast<uint16_t>(rng.next()), rng.next(), rng.next() % 2 ? Role::play : Role::watch, name()},
+            InputMsg{static_cast<uint32_t>(rng.next()), CommandBytes::of(payload(max_command_bytes))},
             rng.next() % 2 ? Ack{true, rng.next(), rng.next()} : Ack{false, 0, 0},
             Ping{static_cast<int64_t>(rng.next())},
-            Desync{rng.next(), sections()},
+            Desync{rng.next(), digests()},
         };
         for (const ClientMessage& m : client) {
             const auto r = decode_client(encoded(m));
             REQUIRE(r.ok());
             CHECK(*r == m);
         }
-        Welcome w = sample_welcome();
-        w.role = rng.next() % 2 ? Role::play : Role::watch;
-        w.player = static_cast<uint32_t>(rng.next());
-        w.server_tick = rng.next();
-        w.config.seed = rng.next();
-        w.config.pellet_count = 1 + static_cast<uint32_t>(rng.next() % world::max_pellet_count);
-        Frame f;
-        f.tick = rng.next();
-        f.digest = rng.next();
+        Welcome w{rng.next() % 2 ? Role::play : Role::watch, static_cast<uint32_t>(rng.next()), static_cast<uint32_t>(rng.next()),
+                  rng.next(), static_cast<uint32_t>(rng.next()), name(), payload(300)};
         // Strictly increasing players keep the inputs in canonical order.
+        std::vector<Applied<Sim>> inputs;
         uint32_t player = 0;
         const uint64_t n = rng.next() % (max_frame_inputs + 1);
         for (uint64_t k = 0; k < n; ++k) {
             player += 1 + static_cast<uint32_t>(rng.next() % 1000);
-            f.inputs.push_back({{player, static_cast<world::InputKind>(rng.next() % 3), {fx(), fx()}},
-                                static_cast<uint32_t>(rng.next())});
+            inputs.push_back({{player, static_cast<sim::InputKind>(rng.next() % 3), {{fx(), fx()}}},
+                              static_cast<uint32_t>(rng.next())});
         }
+        const Bytes frame_bytes = arena_frame(rng.next(), rng.next(), inputs);
+        const auto frame = decode_server(frame_bytes);
+        REQUIRE(frame.ok());
+        CHECK(encoded(*frame) == frame_bytes);
+        const auto typed = decode_frame_inputs<Sim>(std::get<Frame>(*frame));
+        REQUIRE(typed.ok());
+        CHECK(*typed == inputs);
         Baseline b{rng.next(), Bytes(1 + rng.next() % 300)};
         for (uint8_t& byte : b.snapshot) byte = static_cast<uint8_t>(rng.next());
         std::string text(rng.next() % (max_error_text_bytes + 1), ' ');
         for (char& c : text) c = static_cast<char>(0x20 + rng.next() % 0x5F);  // printable ASCII
         std::vector<ServerMessage> server = {
             w,
-            f,
             b,
             Pong{static_cast<int64_t>(rng.next()), static_cast<int64_t>(rng.next()), rng.next()},
-            rng.next() % 2 ? Sections{rng.next(), true, sections()} : Sections{rng.next(), false, {}},
-            ErrorMsg{static_cast<net::ErrorCode>(1 + rng.next() % 9), text},
+            rng.next() % 2 ? Sections{rng.next(), true, digests()} : Sections{rng.next(), false, {}},
+            ErrorMsg{static_cast<net::ErrorCode>(1 + rng.next() % 10), text},
         };
         for (const ServerMessage& m : server) {
             const auto r = decode_server(encoded(m));
@@ -233,8 +265,9 @@ TEST_CASE("every truncation of every message is refused as truncated, never read
     std::vector<Bytes> client, server;
     for (const ClientMessage& m : sample_client_messages()) client.push_back(encoded(m));
     for (const ServerMessage& m : sample_server_messages()) server.push_back(encoded(m));
-    server.push_back(encoded(Frame{}));  // a frame with no inputs
+    server.push_back(arena_frame(1, 2, {}));  // a frame with no inputs
     server.push_back(encoded(ErrorMsg{net::ErrorCode::idle, ""}));
+    server.push_back(encoded(Sections{4, false, {}}));
     const auto check_prefixes = [](const Bytes& whole, auto decode, uint64_t first_complete) {
         for (size_t n = 0; n < whole.size(); ++n) {
             // A fresh buffer of exactly n bytes: reading byte n is a heap overflow ASan reports.
@@ -257,20 +290,22 @@ TEST_CASE("every truncation of every message is refused as truncated, never read
 }
 
 TEST_CASE("a frame count claiming more inputs than the bytes hold is refused before any reserve") {
-    // Header of a frame claiming 192 inputs (the most allowed) with one input present.
+    // Header of a frame claiming 192 inputs (the most allowed) of 8-byte commands, one present.
     Bytes b = {0x82, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0};
     le(b, max_frame_inputs, 2);
-    b.insert(b.end(), {1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0});
+    b.push_back(8);
+    b.insert(b.end(), {1, 0, 0, 0, 2, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
     const auto r = decode_server(b);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error() == ProtocolError::truncated);
     // The largest count the field can spell is refused by the limit, not by the length.
-    Bytes huge = {0x82, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+    Bytes huge = {0x82, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 8};
     const auto h = decode_server(huge);
     REQUIRE_FALSE(h.ok());
     CHECK(h.error() == ProtocolError::too_many_inputs);
     Bytes over = {0x82, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0};
     le(over, max_frame_inputs + 1, 2);
+    over.push_back(8);
     CHECK(decode_server(over).error() == ProtocolError::too_many_inputs);
 }
 
@@ -282,6 +317,14 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
     };
     const auto server_error = [](Bytes b) {
         const auto r = decode_server(b);
+        REQUIRE_FALSE(r.ok());
+        return r.error();
+    };
+    // The typed layer's refusals of a frame that the opaque codec accepts.
+    const auto frame_error = [](const Bytes& b) {
+        const auto f = decode_server(b);
+        REQUIRE(f.ok());
+        const auto r = decode_frame_inputs<Sim>(std::get<Frame>(*f));
         REQUIRE_FALSE(r.ok());
         return r.error();
     };
@@ -300,6 +343,20 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
     hello = hello_bytes();
     hello[11] = 2;
     CHECK(client_error(hello) == ProtocolError::bad_role);
+    hello = hello_bytes();
+    hello[13] = 'A';  // upper case is not a game name
+    CHECK(client_error(hello) == ProtocolError::bad_game_name);
+    CHECK(client_error({0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0}) == ProtocolError::bad_game_name);  // empty
+    Bytes long_name = {0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, max_game_name_bytes + 1};
+    long_name.resize(long_name.size() + max_game_name_bytes + 1, 'a');
+    CHECK(client_error(long_name) == ProtocolError::bad_game_name);
+
+    Bytes input = {0x02, 1, 0, 0, 0, max_command_bytes + 1};
+    input.resize(input.size() + max_command_bytes + 1, 0);
+    CHECK(client_error(input) == ProtocolError::payload_too_long);
+    CHECK(client_error({0x02, 1, 0, 0, 0, 2, 0, 0, 0}) == ProtocolError::trailing_bytes);
+    // Bytes of another length than the arena's command: the typed layer's bad_input.
+    CHECK(command_of<Sim>(InputMsg{1, CommandBytes::of(Bytes{1, 2, 3})}).error() == ProtocolError::bad_input);
 
     Bytes ack = {0x03, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     CHECK(client_error(ack) == ProtocolError::bad_flag);
@@ -309,6 +366,10 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
     ack[2] = 0;
     ack[17] = 1;  // nothing held, yet a digest
     CHECK(client_error(ack) == ProtocolError::nonzero_padding);
+
+    Bytes desync = {0x05, 7, 0, 0, 0, 0, 0, 0, 0, max_sections + 1};
+    desync.resize(desync.size() + 8 * (max_sections + 1), 0);
+    CHECK(client_error(desync) == ProtocolError::too_many_sections);
 
     Bytes sections = encoded(Sections{9, true, {1, 2, 3, 4, 5}});
     sections[9] = 2;
@@ -322,25 +383,44 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
     frame = encoded(sample_frame());
     frame.push_back(0);
     CHECK(server_error(frame) == ProtocolError::trailing_bytes);
-    Frame swapped = sample_frame();
-    std::swap(swapped.inputs[0], swapped.inputs[2]);
-    CHECK(server_error(encoded(swapped)) == ProtocolError::inputs_out_of_order);
-    Frame repeated = sample_frame();
-    repeated.inputs[1] = repeated.inputs[0];
-    repeated.inputs[1].sequence = 4;  // the same input twice, from two messages
-    CHECK(server_error(encoded(repeated)) == ProtocolError::inputs_out_of_order);
+    frame = encoded(sample_frame());
+    frame[19] = max_command_bytes + 1;
+    CHECK(server_error(frame) == ProtocolError::payload_too_long);
+    // A frame of 4-byte commands decodes as bytes, but holds no arena command.
+    Bytes four = {0x82, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 4, 1, 0, 0, 0, 2, 0, 0, 0, 0, 9, 9, 9, 9};
+    CHECK(frame_error(four) == ProtocolError::bad_input);
+    std::vector<Applied<Sim>> swapped = decode_frame_inputs<Sim>(sample_frame()).value();
+    std::swap(swapped[0], swapped[2]);
+    CHECK(frame_error(arena_frame(5, 0x99, swapped)) == ProtocolError::inputs_out_of_order);
+    std::vector<Applied<Sim>> repeated = decode_frame_inputs<Sim>(sample_frame()).value();
+    repeated[1] = repeated[0];
+    repeated[1].sequence = 4;  // the same input twice, from two messages
+    CHECK(frame_error(arena_frame(5, 0x99, repeated)) == ProtocolError::inputs_out_of_order);
 
     CHECK(server_error({0x83, 1, 0, 0, 0, 0, 0, 0, 0}) == ProtocolError::empty_snapshot);
 
-    Welcome bad_config = sample_welcome();
-    bad_config.config.tick_hz = 0;
-    CHECK(server_error(encoded(bad_config)) == ProtocolError::bad_config);
+    arena::WorldConfig zero_hz = arena::default_config();
+    zero_hz.tick_hz = 0;
+    const Welcome bad_config = welcome_for<Sim>(Role::play, 3, 2, 0x100, 16, zero_hz);
+    REQUIRE(decode_server(encoded(bad_config)).ok());  // the opaque codec cannot know
+    CHECK(config_of<Sim>(bad_config).error() == ProtocolError::bad_config);
+    Welcome short_config = sample_welcome();
+    short_config.config.pop_back();
+    CHECK(config_of<Sim>(short_config).error() == ProtocolError::bad_config);
     Bytes welcome = encoded(sample_welcome());
     welcome[1] = 7;
     CHECK(server_error(welcome) == ProtocolError::bad_role);
+    welcome = encoded(sample_welcome());
+    welcome[23] = '!';  // the game name's first byte
+    CHECK(server_error(welcome) == ProtocolError::bad_game_name);
+    welcome = encoded(sample_welcome());
+    welcome[28] = static_cast<uint8_t>((max_config_bytes + 1) & 0xFF);  // the config's u16 length
+    welcome[29] = static_cast<uint8_t>((max_config_bytes + 1) >> 8);
+    CHECK(server_error(welcome) == ProtocolError::payload_too_long);
 
     CHECK(server_error({0x86, 0x00, 0x00, 0x00}) == ProtocolError::unknown_error_code);
-    CHECK(server_error({0x86, 0x0A, 0x00, 0x00}) == ProtocolError::unknown_error_code);
+    CHECK(server_error({0x86, 0x0B, 0x00, 0x00}) == ProtocolError::unknown_error_code);
+    CHECK(decode_server(Bytes{0x86, 0x0A, 0x00, 0x00}).ok());  // game_mismatch, the newest code
     Bytes long_text = {0x86, 0x05};
     le(long_text, max_error_text_bytes + 1, 2);
     long_text.resize(long_text.size() + max_error_text_bytes + 1, 'a');
@@ -360,7 +440,7 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
 
 TEST_CASE("each ProtocolError, ErrorCode and CloseReason has a distinct name and a sentence") {
     std::vector<std::string> names;
-    for (int e = 0; e <= static_cast<int>(ProtocolError::bad_text); ++e) {
+    for (int e = 0; e <= static_cast<int>(ProtocolError::payload_too_long); ++e) {
         const auto error = static_cast<ProtocolError>(e);
         names.emplace_back(error_name(error));
         CHECK(names.back() != "unknown");
@@ -371,6 +451,7 @@ TEST_CASE("each ProtocolError, ErrorCode and CloseReason has a distinct name and
     CHECK(error_name(net::ErrorCode::version_mismatch) == "version_mismatch");
     CHECK(error_name(net::ErrorCode::fingerprint_mismatch) == "fingerprint_mismatch");
     CHECK(error_name(net::ErrorCode::idle) == "idle");
+    CHECK(error_name(net::ErrorCode::game_mismatch) == "game_mismatch");
     CHECK(error_name(CloseReason::protocol_error) == "protocol_error");
     CHECK(websocket_close_code(CloseReason::protocol_error) == 1002);
     CHECK(websocket_close_code(CloseReason::rate_limited) == 1008);

@@ -1,10 +1,12 @@
-// Properties of src/net/room.*: the order a client is served in (welcome, baseline, frames),
+// Properties of Room<G> (tandem/net/room.hpp), over the arena (arena::Sim): the order a client is served in (welcome, baseline, frames),
 // where inputs land (the room's timeline, never arrival time), authority over joins, leaves
 // and wells, flow control and its O(1) cost for a stalled client, the rate limit and flood
 // close, each refusal with its error and close reason, desync drill-down, isolation between
 // clients, late joins, determinism and recording. Client messages are written byte by byte
 // from the protocol's layout (and some through the codec); what the room sends is decoded
-// and checked against a world stepped independently from the baseline it sent.
+// and checked against a world stepped independently from the baseline it sent. The figures
+// are the arena-only room's: the port to a template changed no byte the arena's room sends
+// beyond protocol v2's layouts. tests/net/room_stub_test.cpp runs the room over a stub game.
 #include "tandem/net/room.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,14 +19,18 @@
 #include <variant>
 #include <vector>
 
+#include "arena/sim.hpp"
+#include "tandem/net/game_codec.hpp"
 #include "tandem/net/protocol.hpp"
 #include "tandem/net/replay.hpp"
-#include "tandem/world/world.hpp"
 
 using namespace tandem;
 using namespace tandem::net;
 
 namespace {
+
+using Sim = arena::Sim;
+using arena::InputKind;
 
 using Bytes = std::vector<uint8_t>;
 constexpr int64_t one_ms = 1'000'000;
@@ -33,16 +39,21 @@ constexpr int64_t one_ms = 1'000'000;
 void le(Bytes& b, uint64_t v, int n) {
     for (int i = 0; i < n; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
-Bytes hello_bytes(uint8_t role, uint16_t version = 1, uint64_t fp = world::fingerprint_hash()) {
+Bytes hello_bytes(uint8_t role, uint16_t version = protocol_version, uint64_t fp = arena::fingerprint_hash(),
+                  std::string_view game = "arena") {
     Bytes b{0x01};
     le(b, version, 2);
     le(b, fp, 8);
     b.push_back(role);
+    b.push_back(static_cast<uint8_t>(game.size()));
+    b.insert(b.end(), game.begin(), game.end());
     return b;
 }
+// u8 type | u32 sequence | u8 n = 8 | the arena's command: i32 target.x raw | i32 target.y raw
 Bytes input_bytes(uint32_t seq, int32_t x_raw, int32_t y_raw) {
     Bytes b{0x02};
     le(b, seq, 4);
+    b.push_back(8);
     le(b, static_cast<uint32_t>(x_raw), 4);
     le(b, static_cast<uint32_t>(y_raw), 4);
     return b;
@@ -61,20 +72,27 @@ Bytes codec(const M& m) {
     return b;
 }
 
-RoomConfig small_config() {
-    RoomConfig c;
-    c.world.pellet_count = 16;  // the room's logic, not the world's cost, is under test
+// A frame's inputs in the arena's types (the room wrote them; the game's codec reads them).
+std::vector<Applied<Sim>> inputs_of(const Frame& f) {
+    auto decoded = decode_frame_inputs<Sim>(f);
+    REQUIRE(decoded.ok());
+    return std::move(decoded).value();
+}
+
+RoomConfig<Sim> small_config() {
+    RoomConfig<Sim> c;
+    c.game.pellet_count = 16;  // the room's logic, not the world's cost, is under test
     return c;
 }
 
 // A room and what each connection has received, decoded lazily.
 struct Harness {
-    Room room;
+    Room<Sim> room;
     std::map<uint32_t, std::vector<Bytes>> got;
     std::map<uint32_t, CloseReason> closed;
     int64_t now = 0;
 
-    explicit Harness(const RoomConfig& c = small_config()) : room(Room::create(c).value()) {}
+    explicit Harness(const RoomConfig<Sim>& c = small_config()) : room(Room<Sim>::create(c).value()) {}
 
     void pump() {
         std::vector<Outgoing> sends;
@@ -127,23 +145,23 @@ struct Harness {
 // A client's own replay of its stream: adopt each baseline, step each frame's inputs with a
 // Stepper, and compare the frame's digest (the world's, not the room's code).
 struct Verifier {
-    std::optional<world::World> w;
-    world::Stepper stepper;
+    std::optional<arena::World> w;
+    arena::Stepper stepper;
     uint64_t verified = 0;
     bool all_ok = true;
     void feed(const ServerMessage& m) {
         if (const auto* b = std::get_if<Baseline>(&m)) {
-            auto decoded = world::decode(b->snapshot);
+            auto decoded = arena::decode(b->snapshot);
             REQUIRE(decoded.ok());
             w = decoded.value();
             CHECK(w->tick == b->tick);
         } else if (const auto* f = std::get_if<Frame>(&m)) {
             REQUIRE(w.has_value());
             REQUIRE(f->tick == w->tick + 1);
-            std::vector<world::Input> in;
-            for (const AppliedInput& a : f->inputs) in.push_back(a.input);
+            std::vector<arena::Input> in;
+            for (const Applied<Sim>& a : inputs_of(*f)) in.push_back(a.input);
             stepper.step(*w, in);
-            if (world::digest(*w) != f->digest) all_ok = false;
+            if (arena::digest(*w) != f->digest) all_ok = false;
             ++verified;
         }
     }
@@ -160,24 +178,29 @@ std::optional<ErrorMsg> error_of(const std::vector<ServerMessage>& messages) {
 
 // ---- Configuration -------------------------------------------------------------------------
 TEST_CASE("create refuses each bad setting with its own typed error") {
-    RoomConfig c = small_config();
+    RoomConfig<Sim> c = small_config();
     c.input_delay_ticks = max_input_delay_ticks + 1;
-    CHECK(Room::create(c).code() == "input_delay_out_of_range");
+    CHECK(Room<Sim>::create(c).code() == "input_delay_out_of_range");
     c = small_config();
-    c.max_players = c.world.max_players + 1;
-    CHECK(Room::create(c).code() == "max_players_out_of_range");
+    c.max_players = c.game.max_players + 1;
+    CHECK(Room<Sim>::create(c).code() == "max_players_out_of_range");
     c = small_config();
     c.max_watchers = max_watcher_limit + 1;
-    CHECK(Room::create(c).code() == "max_watchers_out_of_range");
+    CHECK(Room<Sim>::create(c).code() == "max_watchers_out_of_range");
     c = small_config();
     c.idle_timeout_ns = min_idle_timeout_ns - 1;
-    CHECK(Room::create(c).code() == "idle_timeout_out_of_range");
+    CHECK(Room<Sim>::create(c).code() == "idle_timeout_out_of_range");
     c = small_config();
-    c.world.tick_hz = 0;
-    const auto r = Room::create(c);
+    c.game.tick_hz = 0;
+    const auto r = Room<Sim>::create(c);
     CHECK(r.code() == "tick_hz_out_of_range");
-    CHECK(r.message() == world::describe(world::ConfigError::tick_hz_out_of_range));
-    CHECK(Room::create(small_config()).ok());
+    CHECK(r.message() == arena::describe(arena::ConfigError::tick_hz_out_of_range));
+    CHECK(Room<Sim>::create(small_config()).ok());
+    // 0 seats (the default) offers every seat the game's config holds.
+    CHECK(Room<Sim>::create(small_config()).value().config().max_players == 16);
+    c = small_config();
+    c.game.max_players = 5;
+    CHECK(Room<Sim>::create(c).value().config().max_players == 5);
 }
 
 TEST_CASE("the limits in force are the stated seconds at the room's tick rate") {
@@ -185,9 +208,9 @@ TEST_CASE("the limits in force are the stated seconds at the room's tick rate") 
     CHECK(h.room.ring_ticks() == 600);
     CHECK(h.room.flow_window_ticks() == 120);
     CHECK(h.room.baseline_repeat_ticks() == 60);
-    RoomConfig c = small_config();
-    c.world.tick_hz = 30;
-    const Room slow = Room::create(c).value();
+    RoomConfig<Sim> c = small_config();
+    c.game.tick_hz = 30;
+    const Room<Sim> slow = Room<Sim>::create(c).value();
     CHECK(slow.ring_ticks() == 300);
     CHECK(slow.flow_window_ticks() == 60);
 }
@@ -196,7 +219,7 @@ TEST_CASE("the limits in force are the stated seconds at the room's tick rate") 
 TEST_CASE("a hello gets a welcome, a baseline of the world now, then one frame per tick in order") {
     Harness h;
     h.tick(3);
-    const world::World at3 = h.room.world();
+    const arena::World at3 = h.room.state();
     const uint32_t w = h.join(1);
     h.tick(5);
     const auto ms_ = h.messages(w);
@@ -207,10 +230,11 @@ TEST_CASE("a hello gets a welcome, a baseline of the world now, then one frame p
     CHECK(welcome.input_delay_ticks == default_input_delay_ticks);
     CHECK(welcome.server_tick == 3);
     CHECK(welcome.max_players == 16);
-    CHECK(welcome.config == h.room.config().world);
+    CHECK(welcome.game == "arena");
+    CHECK(config_of<Sim>(welcome).value() == h.room.config().game);
     const auto& baseline = std::get<Baseline>(ms_[1]);
     CHECK(baseline.tick == 3);
-    CHECK(world::decode(baseline.snapshot).value() == at3);
+    CHECK(arena::decode(baseline.snapshot).value() == at3);
     Verifier v;
     for (size_t i = 1; i < ms_.size(); ++i) v.feed(ms_[i]);
     CHECK(v.verified == 5);
@@ -253,15 +277,15 @@ TEST_CASE("the room authors a player's join at hello, landing at current + 1 + d
     REQUIRE(frames.size() == 4);
     for (const Frame& f : frames) {
         if (f.tick == 4 + 1 + default_input_delay_ticks) {
-            REQUIRE(f.inputs.size() == 1);
-            CHECK(f.inputs[0].input.kind == world::InputKind::join);
-            CHECK(f.inputs[0].input.player == 1);
-            CHECK(f.inputs[0].sequence == 0);
+            REQUIRE(inputs_of(f).size() == 1);
+            CHECK(inputs_of(f)[0].input.kind == InputKind::join);
+            CHECK(inputs_of(f)[0].input.player == 1);
+            CHECK(inputs_of(f)[0].sequence == 0);
         } else {
-            CHECK(f.inputs.empty());
+            CHECK(inputs_of(f).empty());
         }
     }
-    CHECK(h.room.world().wells.size() == 1);
+    CHECK(h.room.state().wells.size() == 1);
 }
 
 TEST_CASE("an input lands on the tick the room chooses, whatever its arrival time within the tick") {
@@ -283,11 +307,11 @@ TEST_CASE("an input lands on the tick the room chooses, whatever its arrival tim
     h.send(p, input_bytes(7, 100 << 16, 200 << 16));
     h.tick(5);
     for (const Frame& f : h.of<Frame>(p)) {
-        const bool has = !f.inputs.empty() && f.inputs.back().input.kind == world::InputKind::steer;
+        const bool has = !inputs_of(f).empty() && inputs_of(f).back().input.kind == InputKind::command;
         CHECK(has == (f.tick == 10 + 1 + default_input_delay_ticks));
         if (has) {
-            CHECK(f.inputs.back().sequence == 7);
-            CHECK(f.inputs.back().input.target == Vec2{Fx::from_int(100), Fx::from_int(200)});
+            CHECK(inputs_of(f).back().sequence == 7);
+            CHECK(inputs_of(f).back().input.command.target == Vec2{Fx::from_int(100), Fx::from_int(200)});
         }
     }
 }
@@ -303,11 +327,11 @@ TEST_CASE("one steer per player per tick: the newest sequence wins, the next tic
     h.send(p, input_bytes(4, 40 << 16, 40 << 16));
     h.send(p, input_bytes(4, 50 << 16, 50 << 16));  // not newer: ignored
     h.tick(5);
-    std::map<uint64_t, AppliedInput> steers;
+    std::map<uint64_t, Applied<Sim>> steers;
     for (const Frame& f : h.of<Frame>(p)) {
         int n = 0;
-        for (const AppliedInput& a : f.inputs) {
-            if (a.input.kind == world::InputKind::steer) {
+        for (const Applied<Sim>& a : inputs_of(f)) {
+            if (a.input.kind == InputKind::command) {
                 steers[f.tick] = a;
                 ++n;
             }
@@ -316,9 +340,9 @@ TEST_CASE("one steer per player per tick: the newest sequence wins, the next tic
     }
     REQUIRE(steers.size() == 2);
     CHECK(steers.at(8).sequence == 3);
-    CHECK(steers.at(8).input.target.x == Fx::from_int(30));
+    CHECK(steers.at(8).input.command.target.x == Fx::from_int(30));
     CHECK(steers.at(9).sequence == 4);
-    CHECK(steers.at(9).input.target.x == Fx::from_int(40));
+    CHECK(steers.at(9).input.command.target.x == Fx::from_int(40));
     CHECK(h.room.stats().inputs_stale == 1);
     CHECK(h.room.stats().inputs_accepted == 4);
 }
@@ -329,7 +353,7 @@ TEST_CASE("a client steers only its own well; a watcher's input is refused as un
     h.tick(4);
     h.send(p2, input_bytes(1, 900 << 16, 900 << 16));
     h.tick(4);
-    const auto& wells = h.room.world().wells;
+    const auto& wells = h.room.state().wells;
     REQUIRE(wells.size() == 2);
     CHECK(wells[0].player == 1);
     CHECK(wells[0].target == Vec2{Fx::from_int(512), Fx::from_int(512)});  // the join's centre
@@ -356,8 +380,8 @@ TEST_CASE("a leave is authored at disconnect, and a seat is reused only after th
     h.tick(5);
     bool left = false;
     for (const Frame& f : h.of<Frame>(w)) {
-        for (const AppliedInput& a : f.inputs) {
-            if (a.input.kind == world::InputKind::leave) {
+        for (const Applied<Sim>& a : inputs_of(f)) {
+            if (a.input.kind == InputKind::leave) {
                 CHECK(a.input.player == 1);
                 CHECK(f.tick == 5 + 1 + default_input_delay_ticks);
                 left = true;
@@ -404,7 +428,7 @@ TEST_CASE("a client that acks as it goes is never paused") {
         h.tick();
         const auto ms_ = h.messages(w);
         for (; seen < ms_.size(); ++seen) v.feed(ms_[seen]);
-        if (t % 15 == 0) h.send(w, ack_bytes(true, v.w->tick, world::digest(*v.w)));
+        if (t % 15 == 0) h.send(w, ack_bytes(true, v.w->tick, arena::digest(*v.w)));
     }
     CHECK(v.verified == 1000);
     CHECK(v.all_ok);
@@ -437,7 +461,7 @@ TEST_CASE("an ack of nothing held gets a baseline of the current tick") {
     auto baselines = h.of<Baseline>(w);
     REQUIRE(baselines.size() == 2);
     CHECK(baselines[1].tick == 90);
-    CHECK(world::decode(baselines[1].snapshot).value() == h.room.world());
+    CHECK(arena::decode(baselines[1].snapshot).value() == h.room.state());
     h.tick(2);
     CHECK(h.of<Frame>(w).back().tick == 92);
 }
@@ -456,7 +480,7 @@ TEST_CASE("a second nothing-held while a fresh baseline is unacknowledged waits 
     CHECK(baselines[1].tick == 60);
     // An ack of the baseline it holds cancels a pending request instead.
     h.send(w, nothing_held());
-    h.send(w, ack_bytes(true, 60, world::digest(h.room.world())));
+    h.send(w, ack_bytes(true, 60, arena::digest(h.room.state())));
     h.tick(70);
     CHECK(h.of<Baseline>(w).size() == 2);
 }
@@ -486,7 +510,7 @@ TEST_CASE("a stalled client costs the room O(1): a fixed record, nothing queued,
     const uint64_t baseline_bytes = h.got[stalled][1].size();
     uint64_t most_unacked = 0;
     for (int t = 0; t < 60 * 600; ++t) {  // ten minutes at 60 Hz
-        if (t % 20 == 0) h.send(reader, ack_bytes(true, h.room.world().tick, world::digest(h.room.world())));
+        if (t % 20 == 0) h.send(reader, ack_bytes(true, h.room.state().tick, arena::digest(h.room.state())));
         if (t % 30 == 0) h.send(reader, input_bytes(static_cast<uint32_t>(t + 1), (t % 1000) << 16, 300 << 16));
         h.room.tick(h.now += 16'666'667);
         const ClientFigures f = *h.room.client(stalled);
@@ -508,9 +532,9 @@ TEST_CASE("a stalled client costs the room O(1): a fixed record, nothing queued,
 }
 
 TEST_CASE("the bytes window pauses a client before the tick window when frames are large") {
-    RoomConfig c = small_config();
-    c.world.tick_hz = 120;  // a 240-tick window, so the bytes bind first
-    c.world.max_players = 64;
+    RoomConfig<Sim> c = small_config();
+    c.game.tick_hz = 120;  // a 240-tick window, so the bytes bind first
+    c.game.max_players = 64;
     c.max_players = 64;
     Harness h(c);
     std::vector<uint32_t> players;
@@ -520,12 +544,12 @@ TEST_CASE("the bytes window pauses a client before the tick window when frames a
     for (int t = 0; t < 200; ++t) {
         for (uint32_t p : players) {
             h.send(p, input_bytes(seq, (t * 7 % 1000) << 16, 100 << 16));
-            if (t % 10 == 0) h.send(p, ack_bytes(true, h.room.world().tick, world::digest(h.room.world())));
+            if (t % 10 == 0) h.send(p, ack_bytes(true, h.room.state().tick, arena::digest(h.room.state())));
         }
         ++seq;
         h.tick();
     }
-    // 64 steers a tick: 19 + 64 x 17 = 1,107 bytes a frame; the bytes window holds 177 of them.
+    // 64 steers a tick: 20 + 64 x 17 = 1,108 bytes a frame; the bytes window holds 177 of them.
     const auto frames = h.of<Frame>(w);
     uint64_t bytes = h.got[w][1].size();
     for (size_t i = 2; i < h.got[w].size(); ++i) bytes += h.got[w][i].size();
@@ -552,10 +576,10 @@ TEST_CASE("inputs past the rate limit are dropped and counted; twice the limit i
     CHECK(h.room.stats().inputs_accepted == 60 + 600 * 2);
     CHECK(h.room.stats().inputs_dropped == 40 + 600 * 2);
     CHECK(h.closed.count(p) == 0);
-    // Applied: one steer per tick at most.
+    // Applied<Sim>: one steer per tick at most.
     size_t steers = 0;
     for (const Frame& f : h.of<Frame>(p)) {
-        for (const AppliedInput& a : f.inputs) steers += a.input.kind == world::InputKind::steer;
+        for (const Applied<Sim>& a : inputs_of(f)) steers += a.input.kind == InputKind::command;
     }
     CHECK(steers <= 600);
 }
@@ -603,13 +627,18 @@ TEST_CASE("each refusal sends its error, then a close with its reason") {
     };
     const std::vector<Case> cases{
         {"wrong version", {hello_bytes(0, 9)}, ErrorCode::version_mismatch, CloseReason::protocol_error},
-        {"wrong fingerprint", {hello_bytes(0, 1, 0x0707070707070707)}, ErrorCode::fingerprint_mismatch,
+        {"wrong fingerprint", {hello_bytes(0, protocol_version, 0x0707070707070707)}, ErrorCode::fingerprint_mismatch,
          CloseReason::protocol_error},
         {"unknown type", {{0x7f, 1, 2}}, ErrorCode::malformed, CloseReason::protocol_error},
         {"a server's message type", {codec(Pong{})}, ErrorCode::malformed, CloseReason::protocol_error},
         {"a truncated hello", {{0x01, 1, 0}}, ErrorCode::malformed, CloseReason::protocol_error},
         {"an empty message", {{}}, ErrorCode::malformed, CloseReason::protocol_error},
         {"a bad role", {hello_bytes(2)}, ErrorCode::malformed, CloseReason::protocol_error},
+        {"another game", {hello_bytes(0, protocol_version, arena::fingerprint_hash(), "ships")}, ErrorCode::game_mismatch,
+         CloseReason::protocol_error},
+        // Three command bytes: a well-formed input message, but no command of the arena's (8 bytes).
+        {"a command the game refuses", {hello_bytes(0), {0x02, 1, 0, 0, 0, 3, 1, 2, 3}}, ErrorCode::malformed,
+         CloseReason::protocol_error},
         {"input before hello", {input_bytes(1, 0, 0)}, ErrorCode::unexpected, CloseReason::protocol_error},
         {"ping before hello", {codec(Ping{5})}, ErrorCode::unexpected, CloseReason::protocol_error},
         {"a second hello", {hello_bytes(1), hello_bytes(1)}, ErrorCode::unexpected, CloseReason::protocol_error},
@@ -638,17 +667,20 @@ TEST_CASE("each refusal sends its error, then a close with its reason") {
     }
 }
 
-TEST_CASE("the version and fingerprint errors say which, in a sentence") {
+TEST_CASE("the version, game and fingerprint errors say which, in a sentence") {
     Harness h;
     const uint32_t a = h.room.connect(0), b = h.room.connect(0);
     h.send(a, hello_bytes(0, 9));
-    h.send(b, hello_bytes(0, 1, 0x1234));
-    CHECK(error_of(h.messages(a))->text == "protocol version 9, this server speaks 1");
+    h.send(b, hello_bytes(0, protocol_version, 0x1234));
+    CHECK(error_of(h.messages(a))->text == "protocol version 9, this server speaks 2");
     CHECK(error_of(h.messages(b))->text.find("simulation fingerprint 0000000000001234") == 0);
+    const uint32_t c = h.room.connect(0);
+    h.send(c, hello_bytes(0, protocol_version, arena::fingerprint_hash(), "ships"));
+    CHECK(error_of(h.messages(c))->text == "game 'ships', this room runs 'arena'");
 }
 
 TEST_CASE("players past the seats and watchers past the places get room_full") {
-    RoomConfig c = small_config();
+    RoomConfig<Sim> c = small_config();
     c.max_players = 2;
     c.max_watchers = 1;
     Harness h(c);
@@ -665,14 +697,14 @@ TEST_CASE("players past the seats and watchers past the places get room_full") {
 }
 
 TEST_CASE("a silent connection is closed at the idle timeout, a player's seat with it") {
-    RoomConfig c = small_config();
+    RoomConfig<Sim> c = small_config();
     c.idle_timeout_ns = 2'000'000'000;
     Harness h(c);
     const uint32_t p = h.join(0);
     const uint32_t w = h.join(1);
     for (int t = 0; t < 130; ++t) {
         h.tick();
-        if (t % 10 == 0) h.send(w, ack_bytes(true, h.room.world().tick, world::digest(h.room.world())));
+        if (t % 10 == 0) h.send(w, ack_bytes(true, h.room.state().tick, arena::digest(h.room.state())));
     }
     CHECK(error_of(h.messages(p))->code == ErrorCode::idle);
     CHECK(h.closed.at(p) == CloseReason::idle);
@@ -680,7 +712,7 @@ TEST_CASE("a silent connection is closed at the idle timeout, a player's seat wi
     CHECK(h.room.stats().players == 0);
     bool left = false;
     for (const Frame& f : h.of<Frame>(w)) {
-        for (const AppliedInput& a : f.inputs) left |= a.input.kind == world::InputKind::leave;
+        for (const Applied<Sim>& a : inputs_of(f)) left |= a.input.kind == InputKind::leave;
     }
     CHECK(left);
 }
@@ -722,29 +754,29 @@ TEST_CASE("a ping is answered with its echo, the time passed in and the tick") {
 TEST_CASE("a desync report is answered with the room's section digests from the ring") {
     Harness h;
     const uint32_t p = h.join(0);
-    world::World reference = h.room.world();
-    world::Stepper stepper;
-    std::map<uint64_t, world::SectionDigests> expected;
+    arena::World reference = h.room.state();
+    arena::Stepper stepper;
+    std::map<uint64_t, sim::SectionDigests<Sim>> expected;
     for (int t = 0; t < 700; ++t) {
-        if (t % 50 == 0) h.send(p, ack_bytes(true, h.room.world().tick, world::digest(h.room.world())));
+        if (t % 50 == 0) h.send(p, ack_bytes(true, h.room.state().tick, arena::digest(h.room.state())));
         h.tick();
     }
     // The reference: the world from tick 0 with the inputs the frames carried.
     for (const Frame& f : h.of<Frame>(p)) {
-        std::vector<world::Input> in;
-        for (const AppliedInput& a : f.inputs) in.push_back(a.input);
+        std::vector<arena::Input> in;
+        for (const Applied<Sim>& a : inputs_of(f)) in.push_back(a.input);
         stepper.step(reference, in);
-        expected[reference.tick] = world::section_digests(reference);
+        expected[reference.tick] = arena::section_digests(reference);
     }
-    world::SectionDigests mine = expected.at(650);
-    mine.pellets ^= 1;
-    h.send(p, codec(Desync{650, mine}));
-    h.send(p, codec(Desync{50, mine}));  // left the ring (it holds 101..700)
+    sim::SectionDigests<Sim> mine = expected.at(650);
+    mine[Sim::pellets] ^= 1;
+    h.send(p, codec(Desync{650, section_list<Sim>(mine)}));
+    h.send(p, codec(Desync{50, section_list<Sim>(mine)}));  // left the ring (it holds 101..700)
     const auto answers = h.of<Sections>(p);
     REQUIRE(answers.size() == 2);
-    CHECK(answers[0] == Sections{650, true, expected.at(650)});
-    CHECK(answers[0].sections.pellets != mine.pellets);
-    CHECK(answers[0].sections.wells == mine.wells);
+    CHECK(answers[0] == Sections{650, true, section_list<Sim>(expected.at(650))});
+    CHECK(answers[0].sections[Sim::pellets] != mine[Sim::pellets]);
+    CHECK(answers[0].sections[Sim::wells] == mine[Sim::wells]);
     CHECK(answers[1] == Sections{50, false, {}});
     CHECK(h.room.stats().desync_reports == 2);
 }
@@ -771,7 +803,7 @@ std::map<std::string, std::vector<Bytes>> scenario(bool with_misbehaving) {
         bad.push_back(id);
         switch (t % 5) {
             case 0: h.send(id, {0xde, 0xad, 0xbe, 0xef}); break;
-            case 1: h.send(id, hello_bytes(0, 1, 42)); break;
+            case 1: h.send(id, hello_bytes(0, protocol_version, 42)); break;
             case 2: h.send(id, input_bytes(1, 5 << 16, 5 << 16)); break;
             case 3: h.send(id, hello_bytes(0, 3)); break;
             case 4: h.send(id, codec(Frame{})); break;
@@ -791,7 +823,7 @@ std::map<std::string, std::vector<Bytes>> scenario(bool with_misbehaving) {
         if (t % 3 == 0) h.send(ids["p2"], input_bytes(seq, 700 << 16, (t * 7 % 1000) << 16));
         ++seq;
         if (t % 10 == 0) {
-            for (const auto& [name, id] : ids) h.send(id, ack_bytes(true, h.room.world().tick, world::digest(h.room.world())));
+            for (const auto& [name, id] : ids) h.send(id, ack_bytes(true, h.room.state().tick, arena::digest(h.room.state())));
         }
         h.tick();
         for (uint32_t id : bad) {
@@ -859,7 +891,7 @@ TEST_CASE("a recording is a header, a watcher's welcome, a baseline, then each t
     const uint32_t p = h.join(0);
     h.tick(5);
     h.room.start_recording();
-    const world::World start = h.room.world();
+    const arena::World start = h.room.state();
     for (int t = 0; t < 20; ++t) {
         h.send(p, input_bytes(static_cast<uint32_t>(t + 1), (t * 40) << 16, 100 << 16));
         h.tick();
@@ -869,15 +901,15 @@ TEST_CASE("a recording is a header, a watcher's welcome, a baseline, then each t
     Bytes more;
     h.room.take_recording(more);
     CHECK(more.empty());
-    // The header by hand: "TNDR", format 1, protocol version, fingerprint hash.
+    // The header by hand: "TNDR", format 2, protocol version, fingerprint hash.
     REQUIRE(file.size() > 16);
     CHECK(Bytes(file.begin(), file.begin() + 4) == Bytes{'T', 'N', 'D', 'R'});
-    CHECK(file[4] == 1);
+    CHECK(file[4] == 2);
     CHECK(file[5] == 0);
     CHECK(file[6] == protocol_version);
     uint64_t fp = 0;
     for (int i = 0; i < 8; ++i) fp |= uint64_t{file[8 + static_cast<size_t>(i)]} << (8 * i);
-    CHECK(fp == world::fingerprint_hash());
+    CHECK(fp == arena::fingerprint_hash());
     std::vector<ServerMessage> records;
     size_t at = 16;
     while (at < file.size()) {
@@ -892,8 +924,8 @@ TEST_CASE("a recording is a header, a watcher's welcome, a baseline, then each t
     const auto& welcome = std::get<Welcome>(records[0]);
     CHECK(welcome.role == Role::watch);
     CHECK(welcome.server_tick == 5);
-    CHECK(welcome.config == h.room.config().world);
-    CHECK(world::decode(std::get<Baseline>(records[1]).snapshot).value() == start);
+    CHECK(config_of<Sim>(welcome).value() == h.room.config().game);
+    CHECK(arena::decode(std::get<Baseline>(records[1]).snapshot).value() == start);
     Verifier v;
     v.feed(records[1]);
     for (size_t i = 2; i < records.size(); i += 2) {
@@ -901,15 +933,15 @@ TEST_CASE("a recording is a header, a watcher's welcome, a baseline, then each t
         const auto& s = std::get<Sections>(records[i + 1]);
         CHECK(s.held);
         CHECK(s.tick == v.w->tick);
-        CHECK(s.sections == world::section_digests(*v.w));
+        CHECK(s.sections == section_list<Sim>(arena::section_digests(*v.w)));
     }
     CHECK(v.verified == 20);
     CHECK(v.all_ok);
 
     // The replay checker accepts it; a steer altered in one frame is named at its tick.
-    const auto replay = read_replay(file);
+    const auto replay = read_replay<Sim>(file);
     REQUIRE(replay.ok());
-    const ReplayCheck check = check_replay(replay.value());
+    const ReplayCheck check = check_replay<Sim>(replay.value());
     CHECK_FALSE(check.divergence.has_value());
     CHECK(check.first_tick == 5);
     CHECK(check.last_tick == 25);
@@ -918,11 +950,12 @@ TEST_CASE("a recording is a header, a watcher's welcome, a baseline, then each t
     for (int record = 0; record < 2 + 2 * 10; ++record) {
         offset += 4 + (file[offset] | file[offset + 1] << 8 | file[offset + 2] << 16);
     }
-    // Record 22 is tick 16's frame, holding one steer; its target.x starts at 4 + 19 + 5.
+    // Record 22 is tick 16's frame, holding one steer; its target.x starts after the record's
+    // length (4), the frame's header (20) and the input's player, kind and sequence (9).
     REQUIRE(std::get<Frame>(records[22]).tick == 16);
-    REQUIRE(std::get<Frame>(records[22]).inputs.size() == 1);
-    file[offset + 4 + 19 + 5 + 2] ^= 1;
-    const ReplayCheck bad = check_replay(read_replay(file).value());
+    REQUIRE(inputs_of(std::get<Frame>(records[22])).size() == 1);
+    file[offset + 4 + 20 + 9 + 2] ^= 1;
+    const ReplayCheck bad = check_replay<Sim>(read_replay<Sim>(file).value());
     REQUIRE(bad.divergence.has_value());
     CHECK(bad.divergence->tick == 16);
     CHECK(bad.divergence->sections_known);

@@ -1,28 +1,41 @@
-// The Room: the authoritative end of the lockstep protocol, as pure logic with time passed in.
-// It owns the world, admits clients, authors joins and leaves, stamps each client's steer onto
-// a tick of its own choosing, steps once per tick() and streams one frame per tick, encoded
-// once and shared by every recipient, under per-client flow control. It holds no clock and no
-// socket: the server's tick loop calls tick(), the transport moves the bytes it queues.
+// The Room: the authoritative end of the lockstep protocol for any game G (a
+// tandem::sim::Simulation), as pure logic with time passed in. It owns the game's state, admits
+// clients, authors joins and leaves, stamps each client's command onto a tick of its own
+// choosing, steps once per tick() and streams one frame per tick, encoded once and shared by
+// every recipient, under per-client flow control. It holds no clock and no socket: the server's
+// tick loop calls tick(), the transport moves the bytes it queues. It names no game.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
+#include "tandem/core/digest.hpp"  // hex64: the one spelling of a digest
 #include "tandem/core/result.hpp"
+#include "tandem/net/game_codec.hpp"
+#include "tandem/net/link_arith.hpp"
 #include "tandem/net/protocol.hpp"
-#include "tandem/world/world.hpp"
+#include "tandem/net/replay.hpp"
+#include "tandem/sim/codec.hpp"
+#include "tandem/sim/simulation.hpp"
+#include "tandem/sim/state.hpp"
 
 namespace tandem::net {
 
 // ---- Limits, each with its reason ---------------------------------------------------------
 // Time-valued limits are stated in seconds and turned into ticks at the room's tick rate
 // (Room::ring_ticks() and friends give the values in force), so they mean the same thing at
-// every rate the world allows (1 to 1,000 Hz).
+// every rate a game may run at (1 to 1,000 Hz).
 
 // The ring of recent frames and section digests: ten seconds (600 ticks at 60 Hz). Long
 // enough that a tab hidden for a few seconds, or a client paused by flow control, resumes
@@ -36,10 +49,10 @@ inline constexpr uint32_t ring_seconds = 10;
 // spans several acknowledgements plus a long round trip for a client that acks a few times a
 // second (the client session acks up to ten times a second, and every second even without
 // progress), so a reading client is never paused; one that has stopped reading is paused
-// within two seconds. 192 KiB holds two seconds of the largest
-// steady frames (64 players steering every tick: 1,107 B x 120 = 133 KB) with room to spare,
-// so the tick bound is the one that binds in play, while the bytes a paused client leaves in
-// the transport stay under its 256 KiB figure.
+// within two seconds. 192 KiB holds two seconds of the largest steady frames of an 8-byte
+// command (64 players commanding every tick: 20 + 64 x 17 = 1,108 B x 120 = 133 KB) with room
+// to spare, so the tick bound is the one that binds in play, while the bytes a paused client
+// leaves in the transport stay under its 256 KiB figure.
 inline constexpr uint32_t flow_window_seconds = 2;
 inline constexpr uint32_t flow_window_bytes = 192 * 1024;
 
@@ -49,13 +62,13 @@ inline constexpr uint32_t flow_window_bytes = 192 * 1024;
 // baseline a second, until the transport's hard byte cap closes it.
 inline constexpr uint32_t baseline_repeat_seconds = 1;
 
-// Inputs accepted per client per second, beyond a burst. 120 is one steer per display frame
-// at 120 Hz; at 60 ticks a second only one steer per player per tick is applied anyway (the
-// newest), so a faster sender only replaces its own steers. The burst (half a second) absorbs
-// inputs that the network delivers in clumps. An input past the limit is dropped and counted.
-// A token bucket refilled per tick, not the link toolkit's RateMeter: the meter's rolling
-// eight-second window is a readout, while a limit must hold over every second from the first
-// input, and counting in ticks keeps it a function of the calls alone.
+// Inputs accepted per client per second, beyond a burst. 120 is one command per display frame
+// at 120 Hz; at 60 ticks a second only one command per player per tick is applied anyway (the
+// newest), so a faster sender only replaces its own commands. The burst (half a second)
+// absorbs inputs that the network delivers in clumps. An input past the limit is dropped and
+// counted. A token bucket refilled per tick, not the link toolkit's RateMeter: the meter's
+// rolling eight-second window is a readout, while a limit must hold over every second from the
+// first input, and counting in ticks keeps it a function of the calls alone.
 inline constexpr uint32_t max_inputs_per_second = 120;
 inline constexpr uint32_t input_burst = 60;
 
@@ -66,15 +79,15 @@ inline constexpr uint32_t input_burst = 60;
 // times the limit within two seconds.
 inline constexpr uint32_t flood_threshold_inputs = 2 * max_inputs_per_second;
 
-// Input delay: an input received while the world is at tick W lands on tick W + 1 + delay
+// Input delay: an input received while the state is at tick W lands on tick W + 1 + delay
 // (the next step when the delay is 0). Two ticks by default (33 ms at 60 Hz): a client that
-// sends one steer per tick sees them land on consecutive ticks despite ordinary jitter. At
+// sends one command per tick sees them land on consecutive ticks despite ordinary jitter. At
 // most ten seconds at 60 Hz, past which the room is not a game.
 inline constexpr uint32_t default_input_delay_ticks = 2;
 inline constexpr uint32_t max_input_delay_ticks = 600;
 
 // Watchers per room. Each costs one shared-pointer copy per tick (the frame is encoded once);
-// 1,024 keep the room's own per-tick work below the world step it serves (the room bench,
+// 1,024 keep the room's own per-tick work below the step it serves (the room bench,
 // docs/performance.md). The hard limit bounds the client table.
 inline constexpr uint32_t default_max_watchers = 1024;
 inline constexpr uint32_t max_watcher_limit = 65'536;
@@ -87,34 +100,47 @@ inline constexpr uint32_t max_watcher_limit = 65'536;
 inline constexpr int64_t default_idle_timeout_ns = int64_t{15} * 60 * 1'000'000'000;
 inline constexpr int64_t min_idle_timeout_ns = 1'000'000'000;
 
-// The largest message the room accepts is protocol.hpp's max_client_message_bytes (49, a
-// Desync): anything longer fails to decode and is refused as malformed.
+// The largest message the room accepts is protocol.hpp's max_client_message_bytes (a Desync
+// of max_sections digests): anything longer fails to decode and is refused as malformed.
 
 // ---- Configuration ------------------------------------------------------------------------
+template <sim::Simulation G>
 struct RoomConfig {
-    world::WorldConfig world = world::default_config();
+    typename G::Config game = typename G::Config{};
     uint32_t input_delay_ticks = default_input_delay_ticks;
-    // Seats offered to players: at most world.max_players (the world must have a well for each).
-    uint32_t max_players = world::WorldConfig{}.max_players;
+    // Seats offered to players: at most G::max_players(game) (the state must hold each of
+    // them) and at most max_players_per_room (a frame's bound). 0: as many as both allow.
+    uint32_t max_players = 0;
     uint32_t max_watchers = default_max_watchers;
     int64_t idle_timeout_ns = default_idle_timeout_ns;
 };
 
-// Why Room::create refused a config. For a world knob out of range the world's own code
-// says which (world is set).
+// Why Room::create refused a config. For a game knob out of range the game's own code says
+// which (game is set).
 enum class RoomConfigCode : uint8_t {
-    world_config,               // the world config does not validate (see world)
+    game_config,                // the game's config does not validate (see game)
     input_delay_out_of_range,   // above max_input_delay_ticks
-    max_players_out_of_range,   // above the world's max_players
+    max_players_out_of_range,   // above the game's max_players or max_players_per_room
     max_watchers_out_of_range,  // above max_watcher_limit
     idle_timeout_out_of_range,  // below min_idle_timeout_ns
 };
+std::string_view error_name(RoomConfigCode code);   // "input_delay_out_of_range", ...
+std::string_view describe(RoomConfigCode code);
+
+template <sim::Simulation G>
 struct RoomConfigError {
-    RoomConfigCode code = RoomConfigCode::world_config;
-    world::ConfigError world = world::ConfigError::tick_hz_out_of_range;  // meaningful for world_config
+    RoomConfigCode code = RoomConfigCode::game_config;
+    typename G::ConfigError game{};  // meaningful for game_config
 };
-std::string_view error_name(const RoomConfigError& error);  // "input_delay_out_of_range", or the world's code
-std::string_view describe(const RoomConfigError& error);
+// The game's own code and sentence for a game knob, the room's otherwise.
+template <sim::Simulation G>
+std::string_view error_name(const RoomConfigError<G>& e) {
+    return e.code == RoomConfigCode::game_config ? std::string_view(error_name(e.game)) : error_name(e.code);
+}
+template <sim::Simulation G>
+std::string_view describe(const RoomConfigError<G>& e) {
+    return e.code == RoomConfigCode::game_config ? std::string_view(describe(e.game)) : describe(e.code);
+}
 
 // ---- What the room hands the transport ----------------------------------------------------
 // One message to one connection. The buffer is shared: a frame is one allocation whatever the
@@ -131,7 +157,7 @@ struct CloseRequest {
 };
 
 struct RoomStats {
-    uint64_t tick = 0;               // the world's tick
+    uint64_t tick = 0;               // the state's tick
     uint32_t players = 0;            // connections admitted as players, not yet closed
     uint32_t watchers = 0;
     uint64_t frames_encoded = 0;     // one per tick
@@ -148,7 +174,7 @@ struct RoomStats {
     uint64_t messages_sent = 0;      // per recipient (a frame sent to 100 clients counts 100)
     uint64_t bytes_sent = 0;         // likewise
     std::array<uint64_t, 6> closes{};  // closes the room asked for, by CloseReason
-    int64_t last_step_ns = 0;        // the world step inside the last tick (0 without a clock)
+    int64_t last_step_ns = 0;        // the game's step inside the last tick (0 without a clock)
     int64_t last_tick_ns = 0;        // the whole last tick() (0 without a clock)
 };
 
@@ -167,21 +193,30 @@ struct ClientFigures {
     uint64_t held_bytes = 0;
 };
 
+namespace detail {
+// The refusal sentences of a hello (non-template: src/net/room.cpp).
+std::string version_refusal(uint16_t theirs);
+std::string game_refusal(std::string_view theirs, std::string_view ours);
+std::string fingerprint_refusal(uint64_t theirs, uint64_t ours, std::string_view our_fingerprint);
+}  // namespace detail
+
 // ---- The room -----------------------------------------------------------------------------
 // Call order is the only input besides the messages: the same calls with the same arguments
 // produce the same bytes, in the same order, every time (set_clock feeds stats only).
 //
 // A connection's life: connect() -> the client sends Hello -> the room queues Welcome, then a
-// Baseline of the world now, then one Frame per tick. A player's join is authored by the room
-// at the hello (an AppliedInput with sequence 0) and its leave at disconnect(), at a close the
-// room asks for, or at the idle timeout; a player's seat is reused only after its leave has
-// been applied. Player ids are seats 1..max_players, the lowest free one first.
+// Baseline of the state now, then one Frame per tick. A player's join is authored by the room
+// at the hello (an applied input with sequence 0 carrying G::join_command) and its leave at
+// disconnect(), at a close the room asks for, or at the idle timeout; a player's seat is
+// reused only after its leave has been applied. Player ids are seats 1..max_players, the
+// lowest free one first.
 //
-// Inputs: an InputMsg received while the world is at tick W lands on tick W + 1 +
-// input_delay_ticks, whatever its arrival time within the tick; a client can only steer its
-// own well. One steer per player per tick: a later InputMsg landing on the same tick replaces
-// the earlier one (sequence numbers only increase, so the newest sequence wins); a sequence
-// not newer than the client's last accepted one is ignored (inputs_stale).
+// Inputs: an InputMsg received while the state is at tick W lands on tick W + 1 +
+// input_delay_ticks, whatever its arrival time within the tick; a client can only command its
+// own player. One command per player per tick: a later InputMsg landing on the same tick
+// replaces the earlier one (sequence numbers only increase, so the newest sequence wins); a
+// sequence not newer than the client's last accepted one is ignored (inputs_stale). A command
+// whose bytes the game refuses (game_codec.hpp's command_of) is malformed.
 //
 // Flow control: a client may have at most flow_window_seconds of ticks and flow_window_bytes
 // of frames and replies unacknowledged since its newest ack or baseline; past either the room
@@ -197,18 +232,24 @@ struct ClientFigures {
 // flow_window_seconds, or it is paused.
 //
 // Refusals (an ErrorMsg, then a CloseRequest): a hello of another protocol version
-// (version_mismatch) or simulation (fingerprint_mismatch), a message that does not decode
-// (malformed), and a well-formed one at the wrong time (unexpected: anything before hello, a
-// second hello, input from a watcher, an ack of a tick never sent), all closed with
-// protocol_error; no seat or watcher place left (room_full); a sustained input flood
-// (rate_limited); silence past the idle timeout (idle); shut_down (shutting_down). What one
-// client sends never changes what another receives, except through its own accepted steers.
+// (version_mismatch), game (game_mismatch) or build of the game (fingerprint_mismatch), a
+// message that does not decode or a command the game refuses (malformed), and a well-formed one
+// at the wrong time (unexpected: anything before hello, a second hello, input from a watcher,
+// an ack of a tick never sent), all closed with protocol_error; no seat or watcher place left
+// (room_full); a sustained input flood (rate_limited); silence past the idle timeout (idle);
+// shut_down (shutting_down). What one client sends never changes what another receives, except
+// through its own accepted commands.
+template <sim::Simulation G>
 class Room {
 public:
-    static Result<Room, RoomConfigError> create(const RoomConfig& config);
+    using Config = RoomConfig<G>;
+    using ConfigError = RoomConfigError<G>;
+    using State = typename G::State;
+
+    static Result<Room, ConfigError> create(const Config& config);
 
     // Only for the stats' durations (last_step_ns, last_tick_ns); nothing is decided by it.
-    void set_clock(int64_t (*now_ns)());
+    void set_clock(int64_t (*now_ns)()) { clock_ = now_ns; }
 
     // A connection opened; the client must then send Hello. Ids start at 1.
     uint32_t connect(int64_t now_ns);
@@ -224,8 +265,9 @@ public:
     void take_outbox(std::vector<Outgoing>& sends, std::vector<CloseRequest>& closes);
 
     const RoomStats& stats() const { return stats_; }
-    const RoomConfig& config() const { return config_; }
-    const world::World& world() const { return world_; }
+    // The config in force (max_players resolved: never 0).
+    const Config& config() const { return config_; }
+    const State& state() const { return state_; }
     std::optional<ClientFigures> client(uint32_t id) const;
 
     // The limits in force, in ticks at this room's rate.
@@ -234,20 +276,53 @@ public:
     uint32_t baseline_repeat_ticks() const { return baseline_repeat_ticks_; }
 
     // A replay of the match from now on (replay.hpp's format): a Welcome as a watcher gets it,
-    // a Baseline of the world now, then per tick its Frame and Sections. take_recording
+    // a Baseline of the state now, then per tick its Frame and Sections. take_recording
     // appends the bytes recorded since the last call.
     void start_recording();
     void take_recording(std::vector<uint8_t>& out);
 
-    Room(Room&&) noexcept;
-    Room& operator=(Room&&) noexcept;
-    ~Room();
-
 private:
-    struct Client;
-    struct RingEntry;
-    explicit Room(const RoomConfig& config, world::World world);
+    using Bytes = std::shared_ptr<const std::vector<uint8_t>>;
 
+    // Per-client state: fixed size, nothing that grows with time.
+    struct Client {
+        enum class Stage : uint8_t { awaiting_hello, admitted, closed };
+        uint32_t id = 0;
+        Stage stage = Stage::awaiting_hello;
+        bool admitted = false;  // its hello was accepted (it stays true once closed)
+        Role role = Role::watch;
+        uint32_t player = watcher_id;
+        int64_t last_heard_ns = 0;
+        uint32_t last_sequence = 0;  // 0: none yet (sequences start at 1)
+        // Rate limit in units of 1 / tick_hz input: an input costs tick_hz units, a tick
+        // refills max_inputs_per_second units, so a second refills max_inputs_per_second inputs
+        // exactly.
+        int64_t tokens = 0;
+        int64_t flood_debt = 0;  // same units
+        uint64_t sent_tick = 0;
+        uint64_t base_tick = 0;
+        uint64_t unacked_bytes = 0;
+        uint64_t last_baseline_tick = 0;
+        bool baseline_unacked = false;
+        bool wants_baseline = false;
+        bool paused = false;
+    };
+
+    // One tick the ring holds: its frame (none for the tick the room started at), the digest
+    // and section digests after it, and the cumulative frame bytes up to and including it, so a
+    // client's unacknowledged frame bytes are one subtraction.
+    struct RingEntry {
+        uint64_t tick = UINT64_MAX;
+        Bytes frame;
+        uint64_t digest = 0;
+        sim::SectionDigests<G> sections{};
+        uint64_t bytes_through = 0;
+    };
+
+    Room(const Config& config, State state);
+
+    uint64_t now_tick() const { return G::tick(state_); }
+    uint32_t tick_hz() const { return G::tick_hz(config_.game); }
     Client* find(uint32_t id);
     const Client* find(uint32_t id) const;
     const RingEntry* held(uint64_t tick) const;
@@ -256,16 +331,23 @@ private:
     void on_ack(Client& c, const Ack& ack);
     void refuse(Client& c, ErrorCode code, std::string_view text, CloseReason reason);
     void release(Client& c);
-    void schedule(const AppliedInput& input);
-    void send(Client& c, const std::shared_ptr<const std::vector<uint8_t>>& bytes);
+    void schedule(const Applied<G>& input);
+    void send(Client& c, const Bytes& bytes);
     void reply(Client& c, std::vector<uint8_t> bytes);
     void send_baseline(Client& c);
     void stream(Client& c);
-    const std::shared_ptr<const std::vector<uint8_t>>& baseline_now();
+    const Bytes& baseline_now();
 
-    RoomConfig config_;
-    world::World world_;
-    world::Stepper stepper_;
+    template <class Message>
+    static Bytes encoded(const Message& m) {
+        auto out = std::make_shared<std::vector<uint8_t>>();
+        encode(*out, m);
+        return out;
+    }
+
+    Config config_;
+    State state_;
+    typename G::Stepper stepper_;
     RoomStats stats_;
     int64_t (*clock_)() = nullptr;
     uint32_t ring_ticks_ = 0;
@@ -278,7 +360,7 @@ private:
     uint64_t frame_bytes_total_ = 0;  // cumulative frame bytes: the ring's running sum
     // Pending inputs by landing tick: slot t % (delay + 1) holds tick t's, for the delay + 1
     // ticks an input can land on.
-    std::vector<std::vector<AppliedInput>> pending_;
+    std::vector<std::vector<Applied<G>>> pending_;
     // Seat i (player i + 1): 0 free, 1 taken, 2 leaving until seat_free_at_[i] is stepped.
     std::vector<uint8_t> seats_;
     std::vector<uint64_t> seat_free_at_;
@@ -287,11 +369,491 @@ private:
     std::vector<Outgoing> outbox_;
     std::vector<CloseRequest> closes_;
     uint64_t baseline_tick_ = 0;
-    std::shared_ptr<const std::vector<uint8_t>> baseline_;  // encoded at most once per tick
-    Frame frame_;                       // reused from tick to tick
-    std::vector<world::Input> inputs_;  // likewise
+    Bytes baseline_;                     // encoded at most once per tick
+    std::vector<sim::Input<G>> inputs_;  // reused from tick to tick
     bool recording_ = false;
     std::vector<uint8_t> recorded_;
 };
+
+// ---- Implementation -----------------------------------------------------------------------
+// Everything here is decided by the order of calls and their arguments; the clock set by
+// set_clock only times the stats.
+
+template <sim::Simulation G>
+Room<G>::Room(const Config& config, State state) : config_(config), state_(std::move(state)) {
+    const uint32_t hz = tick_hz();
+    ring_ticks_ = ring_seconds * hz;
+    window_ticks_ = flow_window_seconds * hz;
+    baseline_repeat_ticks_ = baseline_repeat_seconds * hz;
+    ring_.resize(ring_ticks_);
+    pending_.resize(std::size_t{config_.input_delay_ticks} + 1);
+    seats_.assign(config_.max_players, 0);
+    seat_free_at_.assign(config_.max_players, 0);
+    RingEntry& start = ring_[now_tick() % ring_ticks_];
+    start.tick = now_tick();
+    const sim::Digests<G> d = sim::digests<G>(state_);
+    start.sections = d.sections;
+    start.digest = d.digest;
+    stats_.tick = now_tick();
+}
+
+template <sim::Simulation G>
+Result<Room<G>, RoomConfigError<G>> Room<G>::create(const Config& config) {
+    if (const auto valid = G::validate(config.game); !valid.ok()) {
+        return ConfigError{RoomConfigCode::game_config, valid.error()};
+    }
+    if (config.input_delay_ticks > max_input_delay_ticks) return ConfigError{RoomConfigCode::input_delay_out_of_range};
+    const uint32_t seats_allowed = std::min<uint32_t>(G::max_players(config.game), max_players_per_room);
+    if (config.max_players > seats_allowed) return ConfigError{RoomConfigCode::max_players_out_of_range};
+    if (config.max_watchers > max_watcher_limit) return ConfigError{RoomConfigCode::max_watchers_out_of_range};
+    if (config.idle_timeout_ns < min_idle_timeout_ns) return ConfigError{RoomConfigCode::idle_timeout_out_of_range};
+    auto state = G::make(config.game);
+    if (!state.ok()) return ConfigError{RoomConfigCode::game_config, state.error()};
+    Config resolved = config;
+    if (resolved.max_players == 0) resolved.max_players = seats_allowed;
+    return Room(resolved, std::move(state).value());
+}
+
+template <sim::Simulation G>
+typename Room<G>::Client* Room<G>::find(uint32_t id) {
+    auto it = std::lower_bound(clients_.begin(), clients_.end(), id, [](const Client& c, uint32_t v) { return c.id < v; });
+    return it != clients_.end() && it->id == id ? &*it : nullptr;
+}
+template <sim::Simulation G>
+const typename Room<G>::Client* Room<G>::find(uint32_t id) const {
+    return const_cast<Room*>(this)->find(id);
+}
+
+template <sim::Simulation G>
+const typename Room<G>::RingEntry* Room<G>::held(uint64_t tick) const {
+    const RingEntry& e = ring_[tick % ring_ticks_];
+    return e.tick == tick ? &e : nullptr;
+}
+
+// ---- Connections --------------------------------------------------------------------------
+template <sim::Simulation G>
+uint32_t Room<G>::connect(int64_t now_ns) {
+    // Ids increase; after 2^32 connections they wrap, skipping 0 and any still in use.
+    while (next_id_ == 0 || find(next_id_) != nullptr) ++next_id_;
+    Client c;
+    c.id = next_id_++;
+    c.last_heard_ns = now_ns;
+    c.tokens = int64_t{input_burst} * tick_hz();
+    auto at = std::lower_bound(clients_.begin(), clients_.end(), c.id, [](const Client& x, uint32_t v) { return x.id < v; });
+    clients_.insert(at, c);
+    return c.id;
+}
+
+template <sim::Simulation G>
+void Room<G>::disconnect(uint32_t id, int64_t) {
+    Client* c = find(id);
+    if (c == nullptr) return;
+    release(*c);
+    clients_.erase(clients_.begin() + (c - clients_.data()));
+}
+
+// Gives up whatever an admitted client holds: a player's seat (its leave is scheduled now and
+// the seat is free once that leave has been stepped) and its place in the counts.
+template <sim::Simulation G>
+void Room<G>::release(Client& c) {
+    if (c.stage == Client::Stage::admitted) {
+        if (c.role == Role::play) {
+            --stats_.players;
+            const uint64_t lands = now_tick() + 1 + config_.input_delay_ticks;
+            schedule(Applied<G>{sim::Input<G>{c.player, sim::InputKind::leave, typename G::Command{}}, 0});
+            seats_[c.player - 1] = 2;
+            seat_free_at_[c.player - 1] = lands;
+        } else {
+            --stats_.watchers;
+        }
+    }
+    c.stage = Client::Stage::closed;
+}
+
+template <sim::Simulation G>
+void Room<G>::refuse(Client& c, ErrorCode code, std::string_view text, CloseReason reason) {
+    // The explanation goes out whatever the flow window: it is the last message.
+    send(c, encoded(ErrorMsg{code, std::string(text)}));
+    closes_.push_back(CloseRequest{c.id, reason});
+    ++stats_.closes[static_cast<std::size_t>(reason)];
+    release(c);
+}
+
+template <sim::Simulation G>
+void Room<G>::shut_down(int64_t) {
+    shutting_down_ = true;
+    for (Client& c : clients_) {
+        if (c.stage != Client::Stage::closed) refuse(c, ErrorCode::shutting_down, "the server is stopping", CloseReason::shutting_down);
+    }
+}
+
+// ---- Messages -----------------------------------------------------------------------------
+template <sim::Simulation G>
+void Room<G>::receive(uint32_t id, std::span<const uint8_t> message, int64_t now_ns) {
+    Client* c = find(id);
+    if (c == nullptr || c->stage == Client::Stage::closed) return;  // closing: nothing more counts
+    ++stats_.messages_received;
+    stats_.bytes_received += message.size();
+    c->last_heard_ns = now_ns;
+    auto decoded = decode_client(message);
+    if (!decoded.ok()) {
+        refuse(*c, ErrorCode::malformed, std::string("the message does not decode: ") + std::string(describe(decoded.error())),
+               CloseReason::protocol_error);
+        return;
+    }
+    const ClientMessage& m = decoded.value();
+    if (const auto* hello = std::get_if<Hello>(&m)) {
+        if (c->stage != Client::Stage::awaiting_hello) {
+            refuse(*c, ErrorCode::unexpected, "a second hello on one connection", CloseReason::protocol_error);
+            return;
+        }
+        on_hello(*c, *hello);
+        return;
+    }
+    if (c->stage != Client::Stage::admitted) {
+        refuse(*c, ErrorCode::unexpected, "a message before hello", CloseReason::protocol_error);
+        return;
+    }
+    if (const auto* input = std::get_if<InputMsg>(&m)) {
+        on_input(*c, *input);
+    } else if (const auto* ack = std::get_if<Ack>(&m)) {
+        on_ack(*c, *ack);
+    } else if (const auto* ping = std::get_if<Ping>(&m)) {
+        std::vector<uint8_t> out;
+        encode(out, Pong{ping->client_time_ns, now_ns, now_tick()});
+        reply(*c, std::move(out));
+    } else if (const auto* desync = std::get_if<Desync>(&m)) {
+        ++stats_.desync_reports;
+        Sections answer{desync->tick, false, {}};
+        if (const RingEntry* e = held(desync->tick)) {
+            answer.held = true;
+            answer.sections = section_list<G>(e->sections);
+        }
+        std::vector<uint8_t> out;
+        encode(out, answer);
+        reply(*c, std::move(out));
+    }
+}
+
+template <sim::Simulation G>
+void Room<G>::on_hello(Client& c, const Hello& hello) {
+    if (hello.version != protocol_version) {
+        refuse(c, ErrorCode::version_mismatch, detail::version_refusal(hello.version), CloseReason::protocol_error);
+        return;
+    }
+    if (hello.game != G::name) {
+        refuse(c, ErrorCode::game_mismatch, detail::game_refusal(hello.game, G::name), CloseReason::protocol_error);
+        return;
+    }
+    if (hello.fingerprint != sim::fingerprint_hash<G>()) {
+        refuse(c, ErrorCode::fingerprint_mismatch,
+               detail::fingerprint_refusal(hello.fingerprint, sim::fingerprint_hash<G>(), sim::fingerprint<G>()),
+               CloseReason::protocol_error);
+        return;
+    }
+    if (shutting_down_) {
+        refuse(c, ErrorCode::shutting_down, "the server is stopping", CloseReason::shutting_down);
+        return;
+    }
+    uint32_t player = watcher_id;
+    if (hello.role == Role::play) {
+        for (uint32_t i = 0; i < seats_.size(); ++i) {
+            if (seats_[i] == 2 && seat_free_at_[i] <= now_tick()) seats_[i] = 0;
+            if (seats_[i] == 0) {
+                player = i + 1;
+                break;
+            }
+        }
+        if (player == watcher_id) {
+            refuse(c, ErrorCode::room_full, "all " + std::to_string(config_.max_players) + " player seats are taken",
+                   CloseReason::room_full);
+            return;
+        }
+        seats_[player - 1] = 1;
+        ++stats_.players;
+        // The join is the room's: it lands like an input received now, with the command the
+        // game starts a player with.
+        schedule(Applied<G>{sim::Input<G>{player, sim::InputKind::join, G::join_command(config_.game)}, 0});
+    } else {
+        if (stats_.watchers >= config_.max_watchers) {
+            refuse(c, ErrorCode::room_full, "all " + std::to_string(config_.max_watchers) + " watcher places are taken",
+                   CloseReason::room_full);
+            return;
+        }
+        ++stats_.watchers;
+    }
+    c.stage = Client::Stage::admitted;
+    c.admitted = true;
+    c.role = hello.role;
+    c.player = player;
+    std::vector<uint8_t> welcome;
+    encode(welcome, welcome_for<G>(hello.role, player, config_.input_delay_ticks, now_tick(), config_.max_players, config_.game));
+    send(c, std::make_shared<const std::vector<uint8_t>>(std::move(welcome)));
+    send_baseline(c);
+}
+
+template <sim::Simulation G>
+void Room<G>::on_input(Client& c, const InputMsg& input) {
+    if (c.role != Role::play) {
+        refuse(c, ErrorCode::unexpected, "input from a watcher", CloseReason::protocol_error);
+        return;
+    }
+    // The command is the game's: bytes it does not accept are a message that does not decode.
+    const auto command = command_of<G>(input);
+    if (!command.ok()) {
+        refuse(c, ErrorCode::malformed,
+               std::string("the command does not decode: ") + std::string(describe(command.error())),
+               CloseReason::protocol_error);
+        return;
+    }
+    const int64_t cost = tick_hz();
+    if (c.tokens < cost) {
+        ++stats_.inputs_dropped;
+        c.flood_debt += cost;
+        if (c.flood_debt > int64_t{flood_threshold_inputs} * cost) {
+            refuse(c, ErrorCode::rate_limited,
+                   "more than " + std::to_string(max_inputs_per_second) + " inputs per second for too long",
+                   CloseReason::rate_limited);
+        }
+        return;
+    }
+    c.tokens -= cost;
+    if (c.last_sequence != 0 && input.sequence <= c.last_sequence) {
+        ++stats_.inputs_stale;
+        return;
+    }
+    c.last_sequence = input.sequence;
+    ++stats_.inputs_accepted;
+    schedule(Applied<G>{sim::Input<G>{c.player, sim::InputKind::command, *command}, input.sequence});
+}
+
+// Every input lands on the tick after the next step's, delayed by input_delay_ticks: the
+// timeline is the room's, never the arrival time's.
+template <sim::Simulation G>
+void Room<G>::schedule(const Applied<G>& input) {
+    const uint64_t lands = now_tick() + 1 + config_.input_delay_ticks;
+    std::vector<Applied<G>>& slot = pending_[lands % pending_.size()];
+    if (input.input.kind == sim::InputKind::command) {
+        for (Applied<G>& held_input : slot) {
+            if (held_input.input.player == input.input.player && held_input.input.kind == sim::InputKind::command) {
+                held_input = input;  // the newest sequence wins
+                return;
+            }
+        }
+    }
+    slot.push_back(input);
+}
+
+template <sim::Simulation G>
+void Room<G>::on_ack(Client& c, const Ack& ack) {
+    if (!ack.holds) {
+        // The client dropped its state: a baseline, unless one sent within the last second is
+        // still unanswered, which most likely answers this too (it was on its way).
+        if (c.baseline_unacked && now_tick() - c.last_baseline_tick < baseline_repeat_ticks_) {
+            c.wants_baseline = true;
+        } else {
+            send_baseline(c);
+        }
+        return;
+    }
+    if (ack.tick > c.sent_tick) {
+        refuse(c, ErrorCode::unexpected, "an ack of tick " + std::to_string(ack.tick) + ", which this room never sent",
+               CloseReason::protocol_error);
+        return;
+    }
+    if (ack.tick < c.base_tick) return;  // older than its baseline or a newer ack: says nothing new
+    const RingEntry* at = held(ack.tick);
+    if (at != nullptr && at->digest != ack.digest) ++stats_.ack_mismatches;
+    // What is still unacknowledged: the frames after the acked tick. The count is exact while
+    // both ends of that span are in the ring; otherwise (a client that stalled past the ring)
+    // the old count is kept, an over-estimate, and the baseline it gets next resets it.
+    if (const RingEntry* last = held(c.sent_tick); at != nullptr && last != nullptr) {
+        c.unacked_bytes = last->bytes_through - at->bytes_through;
+    }
+    c.base_tick = ack.tick;
+    if (ack.tick >= c.last_baseline_tick) {
+        c.baseline_unacked = false;
+        c.wants_baseline = false;
+    }
+    stream(c);
+}
+
+// ---- Sending ------------------------------------------------------------------------------
+template <sim::Simulation G>
+void Room<G>::send(Client& c, const Bytes& bytes) {
+    outbox_.push_back(Outgoing{c.id, bytes});
+    ++stats_.messages_sent;
+    stats_.bytes_sent += bytes->size();
+}
+
+// A pong or sections answer: dropped when it would overfill the client's window, so a client
+// that sends pings and reads nothing cannot grow what the transport holds for it.
+template <sim::Simulation G>
+void Room<G>::reply(Client& c, std::vector<uint8_t> bytes) {
+    if (c.unacked_bytes + bytes.size() > flow_window_bytes) {
+        ++stats_.replies_dropped;
+        return;
+    }
+    c.unacked_bytes += bytes.size();
+    send(c, std::make_shared<const std::vector<uint8_t>>(std::move(bytes)));
+}
+
+template <sim::Simulation G>
+const typename Room<G>::Bytes& Room<G>::baseline_now() {
+    if (!baseline_ || baseline_tick_ != now_tick()) {
+        baseline_tick_ = now_tick();
+        baseline_ = encoded(Baseline{now_tick(), sim::encode_snapshot<G>(state_)});
+    }
+    return baseline_;
+}
+
+template <sim::Simulation G>
+void Room<G>::send_baseline(Client& c) {
+    const Bytes& bytes = baseline_now();
+    send(c, bytes);
+    ++stats_.baselines_sent;
+    c.sent_tick = now_tick();
+    c.base_tick = now_tick();
+    c.unacked_bytes += bytes->size();  // what was in flight before is still in flight
+    c.last_baseline_tick = now_tick();
+    c.baseline_unacked = true;
+    c.wants_baseline = false;
+    c.paused = false;
+}
+
+// Sends the client every tick after the last one it was sent, in order, while its window
+// allows: from the ring, or a baseline when the next tick has left it.
+template <sim::Simulation G>
+void Room<G>::stream(Client& c) {
+    while (c.sent_tick < now_tick()) {
+        const uint64_t next = c.sent_tick + 1;
+        if (next - c.base_tick > window_ticks_) {
+            if (!c.paused) ++stats_.flow_pauses;
+            c.paused = true;
+            return;
+        }
+        const RingEntry* e = held(next);
+        if (e == nullptr || !e->frame) {
+            send_baseline(c);
+            return;
+        }
+        if (c.unacked_bytes + e->frame->size() > flow_window_bytes) {
+            if (!c.paused) ++stats_.flow_pauses;
+            c.paused = true;
+            return;
+        }
+        send(c, e->frame);
+        c.unacked_bytes += e->frame->size();
+        c.sent_tick = next;
+        c.paused = false;
+    }
+}
+
+// ---- The tick -----------------------------------------------------------------------------
+template <sim::Simulation G>
+void Room<G>::tick(int64_t now_ns) {
+    const int64_t tick_start = clock_ ? clock_() : 0;
+    const uint64_t next = now_tick() + 1;
+    std::vector<Applied<G>>& slot = pending_[next % pending_.size()];
+    // Canonical order: the order step is given them and the order the frame must carry. The
+    // keys are unique (one join, leave and command per player per tick), so no ties.
+    std::sort(slot.begin(), slot.end(),
+              [](const Applied<G>& a, const Applied<G>& b) { return sim::canonical_less<G>(a.input, b.input); });
+    inputs_.clear();
+    for (const Applied<G>& a : slot) inputs_.push_back(a.input);
+
+    const int64_t step_start = clock_ ? clock_() : 0;
+    stepper_.step(state_, std::span<const sim::Input<G>>(inputs_));
+    if (clock_) stats_.last_step_ns = clock_() - step_start;
+
+    RingEntry& entry = ring_[now_tick() % ring_ticks_];
+    entry.tick = now_tick();
+    const sim::Digests<G> d = sim::digests<G>(state_);
+    entry.sections = d.sections;
+    entry.digest = d.digest;
+    auto frame = std::make_shared<std::vector<uint8_t>>();
+    encode_frame<G>(*frame, now_tick(), entry.digest, std::span<const Applied<G>>(slot));
+    entry.frame = std::move(frame);
+    slot.clear();
+    frame_bytes_total_ += entry.frame->size();
+    entry.bytes_through = frame_bytes_total_;
+    ++stats_.frames_encoded;
+    stats_.tick = now_tick();
+
+    if (recording_) {
+        append_replay_record(recorded_, *entry.frame);
+        std::vector<uint8_t> sections;
+        encode(sections, Sections{now_tick(), true, section_list<G>(entry.sections)});
+        append_replay_record(recorded_, sections);
+    }
+
+    const int64_t refill = max_inputs_per_second;
+    const int64_t bucket = int64_t{input_burst} * tick_hz();
+    for (Client& c : clients_) {
+        if (c.stage == Client::Stage::closed) continue;
+        if (sat_sub(now_ns, c.last_heard_ns) >= config_.idle_timeout_ns) {  // times are the caller's: no overflow
+            refuse(c, ErrorCode::idle,
+                   "nothing received for " + std::to_string(config_.idle_timeout_ns / 1'000'000'000) + " s",
+                   CloseReason::idle);
+            continue;
+        }
+        if (c.stage != Client::Stage::admitted) continue;
+        c.tokens = std::min(bucket, c.tokens + refill);
+        c.flood_debt = std::max<int64_t>(0, c.flood_debt - refill);
+        if (c.wants_baseline && now_tick() - c.last_baseline_tick >= baseline_repeat_ticks_) {
+            send_baseline(c);
+        } else {
+            stream(c);
+        }
+    }
+    if (clock_) stats_.last_tick_ns = clock_() - tick_start;
+}
+
+template <sim::Simulation G>
+void Room<G>::take_outbox(std::vector<Outgoing>& sends, std::vector<CloseRequest>& closes) {
+    sends.insert(sends.end(), std::make_move_iterator(outbox_.begin()), std::make_move_iterator(outbox_.end()));
+    closes.insert(closes.end(), closes_.begin(), closes_.end());
+    outbox_.clear();
+    closes_.clear();
+}
+
+template <sim::Simulation G>
+std::optional<ClientFigures> Room<G>::client(uint32_t id) const {
+    const Client* c = find(id);
+    if (c == nullptr) return std::nullopt;
+    ClientFigures f;
+    f.admitted = c->admitted;
+    f.closed = c->stage == Client::Stage::closed;
+    f.role = c->role;
+    f.player = c->player;
+    f.paused = c->paused;
+    f.sent_tick = c->sent_tick;
+    f.base_tick = c->base_tick;
+    f.unacked_bytes = c->unacked_bytes;
+    f.held_bytes = sizeof(Client);
+    for (const Outgoing& o : outbox_) {
+        if (o.to == id) f.held_bytes += o.bytes->size();
+    }
+    return f;
+}
+
+// ---- Recording ----------------------------------------------------------------------------
+template <sim::Simulation G>
+void Room<G>::start_recording() {
+    if (recording_) return;
+    recording_ = true;
+    append_replay_header<G>(recorded_);
+    std::vector<uint8_t> welcome;
+    encode(welcome, welcome_for<G>(Role::watch, watcher_id, config_.input_delay_ticks, now_tick(), config_.max_players,
+                                   config_.game));
+    append_replay_record(recorded_, welcome);
+    append_replay_record(recorded_, *baseline_now());
+}
+
+template <sim::Simulation G>
+void Room<G>::take_recording(std::vector<uint8_t>& out) {
+    out.insert(out.end(), recorded_.begin(), recorded_.end());
+    recorded_.clear();
+}
 
 }  // namespace tandem::net

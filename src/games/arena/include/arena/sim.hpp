@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "arena/bot.hpp"
 #include "arena/scenario.hpp"
 #include "arena/world.hpp"
 #include "tandem/sim/scenario.hpp"
@@ -58,6 +59,9 @@ struct Sim {
         const Fx centre = Fx::from_raw(c.arena_size.raw() / 2);
         return Steer{{centre, centre}};
     }
+
+    // The policy tandem's ScriptedBot plays the arena with (arena/bot.hpp).
+    using Bot = arena::Bot;
 
     // What `tandem run` adds to its summary line.
     static std::vector<std::pair<std::string_view, uint64_t>> summary(const State& w) {
