@@ -448,7 +448,11 @@ void PredictedClient<G>::update(net::ClientSession<G>& session, int64_t now) {
         const uint64_t need = goal() - std::min(goal(), engine_front());
         const uint64_t replaced = target - std::min(target, G::tick(held_->state));
         const uint64_t extra = need - std::min(need, replaced);
-        const bool fits = need <= budget && (!timed || static_cast<int64_t>(extra) * timer_->step_cost_ns <= config_.resim_budget_ns);
+        // One in flight for longer than the window runs whole (within the tick budget): the
+        // engine restarts it at every tick a frame contradicts, so spread further it might
+        // never land while another player keeps commanding.
+        const bool overdue = catchup_updates_ > config_.window_ticks;
+        const bool fits = need <= budget && (overdue || !timed || static_cast<int64_t>(extra) * timer_->step_cost_ns <= config_.resim_budget_ns);
         if (!fits) forward();
         // At least a step; and once it has run for longer than the window, at least one step
         // more than the picture made, so that it lands even on a machine too slow for the
