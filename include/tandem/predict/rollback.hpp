@@ -40,6 +40,11 @@ struct RollbackConfig {
     // How far past the current frame an input may be confirmed (a peer running ahead).
     uint32_t max_frames_ahead = 64;
     Frame first_frame = 0;
+    // An unconfirmed input without a hint is the player's input at the frame before (held, the
+    // default); with hold_inputs off it is the player's default input, and a hint covers its
+    // own frame only. Off suits inputs that are events of one frame (the list of a tick's
+    // inputs a server applied), which holding would apply again on every predicted frame.
+    bool hold_inputs = true;
 };
 
 // Limits a config must respect, so that memory stays bounded by the config.
@@ -140,6 +145,40 @@ public:
         ensure_record(current_).hint[player] = std::move(input);
         return {};
     }
+    // The same guess for one given frame (up to max_frames_ahead ahead): where a client expects
+    // its input to land. A guess for a frame already simulated with another input (and not
+    // confirmed) re-simulates from it, as a confirmation would.
+    Result<void, RollbackError> predict_input_at(uint32_t player, Frame frame, Input input) {
+        if (player >= players_) return RollbackError{RollbackErrorCode::unknown_player, frame};
+        if (frame < base_) return RollbackError{RollbackErrorCode::frame_too_old, frame};
+        if (frame > current_ + config_.max_frames_ahead) return RollbackError{RollbackErrorCode::frame_too_far_ahead, frame};
+        Record& r = ensure_record(frame);
+        const bool contradicts = frame < current_ && !r.confirmed[player] && !(r.used[player] == input);
+        r.hint[player] = std::move(input);
+        if (contradicts && (!pending_from_ || frame < *pending_from_)) pending_from_ = frame;
+        return {};
+    }
+
+    // The state at a confirmed frame, known from elsewhere (a server's verified state at that
+    // frame): a re-simulation pending from before it starts from it instead, so the confirmed
+    // frames before it are not stepped again. Returns whether it was used (a re-simulation was
+    // pending from before `frame`); nothing changes otherwise. Refused for a frame not retained,
+    // not confirmed, or past the current one.
+    Result<bool, RollbackError> adopt_confirmed_state(Frame frame, const State& state) {
+        if (frame < base_) return RollbackError{RollbackErrorCode::frame_too_old, frame};
+        if (frame > confirmed_front_) return RollbackError{RollbackErrorCode::frame_not_confirmed, frame};
+        if (frame > current_) return RollbackError{RollbackErrorCode::frame_not_simulated, frame};
+        if (!pending_from_ || *pending_from_ >= frame) return false;
+        for (Frame f = *pending_from_; f < frame; ++f) record(f).used = inputs_for(f);
+        record(frame).state = state;
+        if (sync_testing()) {
+            record(frame).first_digest = digest_(state);
+            sync_floor_ = frame;   // the frames before hold states of the old prediction
+        }
+        if (frame < current_) pending_from_ = frame;
+        else pending_from_.reset(), resimulating_ = false;
+        return true;
+    }
 
     // Re-simulates what confirmations invalidated, then steps the current frame. Refuses with
     // prediction_window_full (and changes nothing) when that would run more than
@@ -169,14 +208,23 @@ public:
 
     // Re-simulates now whatever confirmations invalidated; returns how many frames it ran.
     // advance_frame, state and state_at call it; call it yourself to control when it runs.
-    uint32_t resimulate() {
+    // With max_frames, at most that many: the rest stays pending (pending_rollback() says from
+    // where), so a caller can spread a long re-simulation over several of its frames; frames
+    // past that point keep the old prediction meanwhile (retained_state reads them). One
+    // rollback is counted per re-simulation, however many calls it takes.
+    uint32_t resimulate(uint32_t max_frames = UINT32_MAX) {
         if (!pending_from_) return 0;
         const Frame from = *pending_from_;
-        pending_from_.reset();
-        if (from >= current_) return 0;
-        ++rollbacks_;
+        if (from >= current_) {
+            pending_from_.reset();
+            resimulating_ = false;
+            return 0;
+        }
+        if (!resimulating_) ++rollbacks_;
+        resimulating_ = true;
+        const Frame to = std::min<Frame>(current_, from + max_frames);
         State s = *record(from).state;
-        for (Frame f = from; f < current_; ++f) {
+        for (Frame f = from; f < to; ++f) {
             std::vector<Input> inputs = inputs_for(f);
             step_(s, inputs);
             record(f).used = std::move(inputs);
@@ -184,9 +232,24 @@ public:
             if (sync_testing()) after.first_digest = digest_(s);   // new inputs: a new first run
             after.state = s;
         }
-        const auto count = static_cast<uint32_t>(current_ - from);
+        if (to == current_) {
+            pending_from_.reset();
+            resimulating_ = false;
+        } else {
+            pending_from_ = to;
+        }
+        const auto count = static_cast<uint32_t>(to - from);
         resimulated_ += count;
         return count;
+    }
+
+    // The state held at a frame as last simulated, without re-simulating: past
+    // pending_rollback() that is still the old prediction. nullptr for a frame not retained or
+    // not reached.
+    const State* retained_state(Frame frame) const {
+        if (frame < base_ || frame > current_ || frame >= end_frame()) return nullptr;
+        const Record& r = record(frame);
+        return r.state ? &*r.state : nullptr;
     }
 
     Frame current_frame() const { return current_; }
@@ -238,6 +301,7 @@ private:
           step_(std::move(step)),
           digest_(std::move(digest)),
           players_(static_cast<uint32_t>(defaults.size())),
+          defaults_(defaults),
           carried_(std::move(defaults)),
           base_(config.first_frame),
           current_(config.first_frame),
@@ -271,6 +335,13 @@ private:
     // The input a player has at frame f: confirmed, else hinted, else held from the frame
     // before, else carried from before the retained frames (initially the default).
     const Input& value(Frame f, uint32_t player) const {
+        if (!config_.hold_inputs) {
+            if (f < base_ || f >= end_frame()) return defaults_[player];
+            const Record& r = record(f);
+            if (r.confirmed[player]) return *r.confirmed[player];
+            if (r.hint[player]) return *r.hint[player];
+            return defaults_[player];
+        }
         if (f >= end_frame()) f = end_frame() - 1;
         for (;;) {
             if (f < base_) return carried_[player];
@@ -315,7 +386,7 @@ private:
     }
 
     Result<void, RollbackError> sync_test() {
-        const Frame back = std::min<Frame>(config_.sync_test_frames, current_ - base_);
+        const Frame back = std::min<Frame>(config_.sync_test_frames, current_ - std::max(base_, sync_floor_));
         if (back == 0) return {};
         ++sync_test_checks_;
         const Frame from = current_ - back;
@@ -351,12 +422,15 @@ private:
     Step step_;
     Digest digest_;
     uint32_t players_;
+    std::vector<Input> defaults_;   // each player's default input
     std::vector<Input> carried_;    // each player's input just before base_
     std::deque<Record> records_;    // frames base_ .. end_frame() - 1
     Frame base_;
     Frame current_;
     Frame confirmed_front_;
     std::optional<Frame> pending_from_;
+    bool resimulating_ = false;     // a re-simulation spread over calls is under way
+    Frame sync_floor_ = 0;          // SyncTest goes back no further (an adopted state's frame)
     uint64_t rollbacks_ = 0;
     uint64_t resimulated_ = 0;
     uint64_t sync_test_checks_ = 0;
