@@ -1,6 +1,6 @@
 // The native streams shipped with the page (web/native/NAME.txt, what "Check against native"
 // compares with when there is no server) are the native build's: at every 100th tick they are
-// tests/world/golden's streams, under the same simulation_version, and trig's whole stream is
+// tests/games/arena/golden's streams, under the same simulation_version, and trig's whole stream is
 // what the native CLI prints now (all four with TANDEM_NATIVE_STREAMS_ALL=1: crowd alone takes
 // minutes). And the page's stream arithmetic, in Node: parsing, lining up, the line it shows.
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import { CHECK_TICKS, SHIPPED_SCENARIOS, compareStreams, describeCheck, parseStr
 import { repoRoot, tandemBinary } from './lib/harness.mjs';
 
 const shipped = (name) => parseStream(readFileSync(join(repoRoot, 'web/native', `${name}.txt`), 'utf8'));
-const golden = (name) => parseStream(readFileSync(join(repoRoot, 'tests/world/golden', `${name}.txt`), 'utf8'));
+const golden = (name) => parseStream(readFileSync(join(repoRoot, 'tests/games/arena/golden', `${name}.txt`), 'utf8'));
 
 describe('the native streams shipped with the page', () => {
   for (const name of SHIPPED_SCENARIOS) {
