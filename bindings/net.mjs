@@ -23,7 +23,8 @@ const INT32_MAX = 2147483647;
 // ArrayBuffer view or an ArrayBuffer (as a WebSocket delivers them). The limits keep a
 // caller's mistake from exhausting the instance's memory, far above any legal size.
 const LIMITS = {
-  // A client message is at most 49 bytes; larger ones still reach the room, which refuses them.
+  // A client message is at most 138 bytes (protocol v2: a desync of 16 section digests); larger
+  // ones still reach the room, which refuses them.
   clientMessage: { bytes: 1 << 16, what: 'larger than any client message the room would read (at most 65536 bytes)' },
   // A baseline of the largest world is about 3.2 MiB.
   serverMessage: { bytes: 1 << 24, what: 'larger than any server message (at most 16 MiB)' },
