@@ -1,8 +1,9 @@
-// Properties of src/net/client_session.cpp, driven by server messages made here with the codec
-// from a world this test steps itself: every tick is verified; the budget bounds the steps of
-// a call; acks go out at the stated rate; the resume rule catches up or resyncs on either side
-// of each threshold; a corrupted world is detected at its tick, named and healed by a
-// baseline; figures, steers, reconnect decisions, the render view and the replay export.
+// Properties of ClientSession<G> (tandem/net/client_session.hpp) over the arena, driven by
+// server messages made here with the codec from a world this test steps itself: every tick is
+// verified; the budget bounds the steps of a call; acks go out at the stated rate; the resume
+// rule catches up or resyncs on either side of each threshold; a corrupted world is detected at
+// its tick, its section and field named and healed by a baseline; figures, commands, reconnect
+// decisions, what the page draws from and the replay export.
 #include "tandem/net/client_session.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "arena/sim.hpp"
 #include "net/recording.hpp"
 #include "tandem/net/replay.hpp"
 
@@ -20,34 +22,36 @@ namespace {
 
 using testing::Bytes;
 using testing::encoded;
+using Sim = arena::Sim;
+using Session = ClientSession<Sim>;
+using arena::Steer;
 constexpr int64_t ms = 1'000'000;
 
-world::WorldConfig small_config() {
-    world::WorldConfig c = world::default_config();
+arena::WorldConfig small_config() {
+    arena::WorldConfig c = arena::default_config();
     c.pellet_count = 64;   // keeps a thousand steps cheap under the sanitizers
     return c;
 }
 
 // The room's side, by hand: a world stepped here, its frames encoded with the codec.
 struct Server {
-    world::World world = make_world(small_config()).value();
-    world::Stepper stepper;
+    arena::World world = arena::make_world(small_config()).value();
+    arena::Stepper stepper;
     uint32_t player = 1;
 
     Bytes welcome(Role role = Role::play) const {
-        return encoded(Welcome{role, role == Role::play ? player : watcher_id, 2, world.tick, 16, world.config});
+        return encoded(welcome_for<Sim>(role, role == Role::play ? player : watcher_id, 2, world.tick, 16, world.config));
     }
-    Bytes baseline() const { return encoded(Baseline{world.tick, world::encode(world)}); }
-    Frame step(std::vector<AppliedInput> inputs = {}) {
-        std::vector<world::Input> raw;
+    Bytes baseline() const { return encoded(Baseline{world.tick, arena::encode(world)}); }
+    Bytes frame(std::vector<Applied<Sim>> inputs = {}) {
+        std::vector<arena::Input> raw;
         for (const auto& a : inputs) raw.push_back(a.input);
         stepper.step(world, raw);
-        return Frame{world.tick, world::digest(world), std::move(inputs)};
+        return testing::arena_frame(world.tick, arena::digest(world), inputs);
     }
-    Bytes frame(std::vector<AppliedInput> inputs = {}) { return encoded(step(std::move(inputs))); }
 };
 
-std::vector<ClientMessage> sent(ClientSession& s) {
+std::vector<ClientMessage> sent(Session& s) {
     std::vector<Bytes> out;
     s.take_outgoing(out);
     std::vector<ClientMessage> messages;
@@ -66,12 +70,12 @@ std::vector<M> only(const std::vector<ClientMessage>& messages) {
 // A session connected, welcomed and holding the server's world (a player joined at tick 1).
 struct Connected {
     Server server;
-    ClientSession session{Role::play, 0};
+    Session session{Role::play, 0};
     int64_t now = 0;
 
     Connected() {
         session.on_connected(now);
-        server.step({{{1, world::InputKind::join, {Fx::from_int(100), Fx::from_int(100)}}, 0}});
+        (void)server.frame({{arena::join(1, {Fx::from_int(100), Fx::from_int(100)}), 0}});
         session.receive(server.welcome(), now);
         session.receive(server.baseline(), now);
         session.advance(now, 16 * ms);
@@ -85,18 +89,20 @@ struct Connected {
 }  // namespace
 
 TEST_CASE("on connect the session says hello with this build's version, fingerprint and role", "[client_session]") {
-    ClientSession s(Role::watch, 0);
+    Session s(Role::watch, 0);
     s.on_connected(0);
     const auto hello = only<Hello>(sent(s));
     REQUIRE(hello.size() == 1);
-    CHECK(hello[0] == Hello{protocol_version, world::fingerprint_hash(), Role::watch});
+    CHECK(hello[0] == hello_for<Sim>(Role::watch));
+    CHECK(hello[0].game == "arena");
+    CHECK(hello[0].fingerprint == arena::fingerprint_hash());
 }
 
 TEST_CASE("every applied tick is verified against the room's digest and the worlds agree", "[client_session]") {
     Connected c;
     for (int i = 0; i < 120; ++i) {
         const Vec2 t{Fx::from_int(10 + i), Fx::from_int(500 - i)};
-        c.session.receive(c.server.frame({{{1, world::InputKind::steer, t}, uint32_t(i + 1)}}), c.now);
+        c.session.receive(c.server.frame({{arena::steer(1, t), uint32_t(i + 1)}}), c.now);
         c.now += 16 * ms;
         CHECK(c.session.advance(c.now, 16 * ms) == 1);
     }
@@ -105,7 +111,7 @@ TEST_CASE("every applied tick is verified against the room's digest and the worl
     CHECK(f.verified_tick == c.server.world.tick);
     CHECK(f.mismatches == 0);
     CHECK(f.inputs_applied == 120);
-    CHECK(*c.session.confirmed_world() == c.server.world);
+    CHECK(*c.session.confirmed_state() == c.server.world);
 }
 
 TEST_CASE("advance steps at most budget / step cost frames, and one when the budget is smaller", "[client_session]") {
@@ -144,7 +150,7 @@ TEST_CASE("acks carry the newest verified tick and its digest, at most every ack
         for (const Ack& a : only<Ack>(sent(c.session))) {
             CHECK(a.holds);
             CHECK(a.tick == c.server.world.tick);
-            CHECK(a.digest == world::digest(c.server.world));
+            CHECK(a.digest == arena::digest(c.server.world));
             acks.push_back(a);
         }
     }
@@ -180,7 +186,7 @@ TEST_CASE("a backlog of gap_threshold_ticks is stepped normally; one more is a r
         while (c.session.figures().queued_frames > 0) c.session.advance(c.now += 16 * ms, 1 * ms);
         CHECK(c.session.figures().last_resume.ticks == gap_threshold_ticks + 1);
         CHECK(c.session.figures().last_resume.until_verified_ns > 0);
-        CHECK(*c.session.confirmed_world() == c.server.world);
+        CHECK(*c.session.confirmed_state() == c.server.world);
     }
 }
 
@@ -214,7 +220,7 @@ TEST_CASE("a backlog costing catch_up_budget_ns catches up; one tick more resync
         const auto g = c.session.figures();
         CHECK(g.last_resume.bytes == baseline.size());
         CHECK(g.last_resume.until_verified_ns == 120 * ms);
-        CHECK(*c.session.confirmed_world() == c.server.world);
+        CHECK(*c.session.confirmed_state() == c.server.world);
     }
 }
 
@@ -269,7 +275,7 @@ TEST_CASE("a catch-up the room answers with a baseline is reported as a resync w
     CHECK(f.last_resume.path == ResumePath::resync);
     CHECK(f.last_resume.bytes == baseline.size());
     CHECK(f.last_resume.until_verified_ns == 20 * ms);
-    CHECK(*c.session.confirmed_world() == c.server.world);
+    CHECK(*c.session.confirmed_state() == c.server.world);
 }
 
 TEST_CASE("a backlog behind a resync's baseline is caught up within that resync, which is reported verified", "[client_session]") {
@@ -292,17 +298,17 @@ TEST_CASE("a backlog behind a resync's baseline is caught up within that resync,
     c.session.advance(c.now + 148 * ms, 1 * ms);
     c.session.advance(c.now + 164 * ms, 1 * ms);
     CHECK(c.session.figures().queued_frames == 0);
-    CHECK(*c.session.confirmed_world() == c.server.world);
+    CHECK(*c.session.confirmed_state() == c.server.world);
 }
 
 TEST_CASE("max_queued_frames are held unapplied; one more drops the world", "[client_session]") {
     Connected c;
     const uint64_t base = c.server.world.tick;
     // Frames never applied here, so their digests need not be real.
-    for (uint64_t t = 1; t <= max_queued_frames; ++t) c.session.receive(encoded(Frame{base + t, 0, {}}), c.now);
+    for (uint64_t t = 1; t <= max_queued_frames; ++t) c.session.receive(testing::arena_frame(base + t, 0, {}), c.now);
     CHECK(c.session.figures().queued_frames == max_queued_frames);
     CHECK(c.session.figures().has_world);
-    c.session.receive(encoded(Frame{base + max_queued_frames + 1, 0, {}}), c.now);
+    c.session.receive(testing::arena_frame(base + max_queued_frames + 1, 0, {}), c.now);
     CHECK_FALSE(c.session.figures().has_world);
     CHECK(c.session.figures().resyncs == 1);
 }
@@ -325,7 +331,7 @@ TEST_CASE("a corrupted world is detected at that tick, its section named, and he
     c.feed_frames(5);
     c.session.advance(c.now, 16 * ms);
     (void)sent(c.session);
-    c.session.corrupt_once_for_testing();
+    c.session.corrupt_for_testing(arena::corrupt_captures_for_testing);
     c.feed_frames(3);
     const uint64_t bad_tick = c.server.world.tick - 2;
     c.session.advance(c.now += 16 * ms, 16 * ms);
@@ -342,25 +348,41 @@ TEST_CASE("a corrupted world is detected at that tick, its section named, and he
 
     // The room's sections at that tick: this test's own world, re-run to it.
     Server again;
-    again.step({{{1, world::InputKind::join, {Fx::from_int(100), Fx::from_int(100)}}, 0}});
-    while (again.world.tick < bad_tick) again.step();
-    c.session.receive(encoded(Sections{bad_tick, true, world::section_digests(again.world)}), c.now);
+    (void)again.frame({{arena::join(1, {Fx::from_int(100), Fx::from_int(100)}), 0}});
+    while (again.world.tick < bad_tick) (void)again.frame();
+    c.session.receive(encoded(Sections{bad_tick, true, section_list<Sim>(arena::section_digests(again.world))}), c.now);
     f = c.session.figures();
     CHECK(f.last_mismatch_sections_known);
     CHECK(f.last_mismatch_sections == std::vector<std::string_view>{"scores"});
+    CHECK_FALSE(f.last_mismatch_fields.has_value());   // no state of the room's yet
 
-    c.session.receive(c.server.baseline(), c.now);
+    // The healing baseline is two ticks past the mismatch: the session steps its own state
+    // there with the frames it received meanwhile and names the one field that differs, the
+    // room's value first (the reference: the server's world, flipped as the corruption did).
+    const Bytes healing = c.server.baseline();
+    c.session.receive(healing, c.now);
+    f = c.session.figures();
+    REQUIRE(f.last_mismatch_fields.has_value());
+    CHECK(f.last_mismatch_fields_tick == c.server.world.tick);
+    CHECK(f.last_mismatch_fields->total == 1);
+    REQUIRE(f.last_mismatch_fields->differences.size() == 1);
+    const sim::FieldDifference& d = f.last_mismatch_fields->differences[0];
+    CHECK(d.path == "captures");
+    CHECK(d.section == "scores");
+    CHECK(d.a == std::to_string(c.server.world.captures));
+    CHECK(d.b == std::to_string(c.server.world.captures ^ 1));
+
     c.feed_frames(2);
     c.session.advance(c.now += 16 * ms, 16 * ms);
     f = c.session.figures();
     CHECK(f.mismatches == 1);
     CHECK(f.verified_tick == c.server.world.tick);
-    CHECK(*c.session.confirmed_world() == c.server.world);
+    CHECK(*c.session.confirmed_state() == c.server.world);
 }
 
 TEST_CASE("figures: bytes both ways, server tick and lag, RTT from a ping and its pong", "[client_session]") {
     Server server;
-    ClientSession s(Role::watch, 0);
+    Session s(Role::watch, 0);
     s.on_connected(0);
     uint64_t in = 0, out = 0;
     auto receive = [&](const Bytes& b, int64_t now) { in += b.size(); s.receive(b, now); };
@@ -397,7 +419,7 @@ TEST_CASE("figures: bytes both ways, server tick and lag, RTT from a ping and it
 
 TEST_CASE("figures: bytes out per second over whole closed seconds, back to zero when quiet", "[client_session]") {
     Server server;
-    ClientSession s(Role::watch, 0);
+    Session s(Role::watch, 0);
     auto drain = [&] {
         std::vector<Bytes> o;
         s.take_outgoing(o);
@@ -453,36 +475,37 @@ TEST_CASE("dropped time: the world time a resync's baseline jumped over; a first
 TEST_CASE("steers go out with increasing sequences, one per tick, unchanged ones not resent", "[client_session]") {
     Connected c;
     const Vec2 a{Fx::from_int(1), Fx::from_int(2)}, b{Fx::from_int(3), Fx::from_int(4)};
-    c.session.steer(a, c.now);
-    c.session.steer(b, c.now + 1 * ms);   // within the same tick: held, replaced by later ones
+    c.session.send_command(Steer{a}, c.now);
+    c.session.send_command(Steer{b}, c.now + 1 * ms);   // within the same tick: held, replaced by later ones
     auto inputs = only<InputMsg>(sent(c.session));
     REQUIRE(inputs.size() == 1);
-    CHECK(inputs[0] == InputMsg{1, a});
+    CHECK(inputs[0] == input_message<Sim>(1, Steer{a}));
+    CHECK(c.session.last_command_sent() == SentCommand<Sim>{1, Steer{a}});
     c.session.advance(c.now + 17 * ms, 16 * ms);
     inputs = only<InputMsg>(sent(c.session));
     REQUIRE(inputs.size() == 1);
-    CHECK(inputs[0] == InputMsg{2, b});
-    c.session.steer(b, c.now + 40 * ms);
+    CHECK(inputs[0] == input_message<Sim>(2, Steer{b}));
+    c.session.send_command(Steer{b}, c.now + 40 * ms);
     CHECK(only<InputMsg>(sent(c.session)).empty());
 
-    ClientSession watcher(Role::watch, 0);
+    Session watcher(Role::watch, 0);
     watcher.on_connected(0);
     watcher.receive(c.server.welcome(Role::watch), 0);
-    watcher.steer(a, 0);
+    watcher.send_command(Steer{a}, 0);
     CHECK(only<InputMsg>(sent(watcher)).empty());
 }
 
 TEST_CASE("refusals retrying cannot cure stop reconnects; the others back off 0, 250 ms, doubling to 8 s", "[client_session]") {
     for (net::ErrorCode code : {net::ErrorCode::version_mismatch, net::ErrorCode::fingerprint_mismatch, net::ErrorCode::malformed,
                            net::ErrorCode::unexpected, net::ErrorCode::rate_limited}) {
-        ClientSession s(Role::play, 0);
+        Session s(Role::play, 0);
         s.on_connected(0);
         s.receive(encoded(ErrorMsg{code, "no"}), 0);
         s.on_disconnected(0);
         CHECK_FALSE(s.should_reconnect());
         CHECK(s.figures().refused == code);
     }
-    ClientSession s(Role::play, 0);
+    Session s(Role::play, 0);
     s.on_connected(0);
     s.receive(encoded(ErrorMsg{net::ErrorCode::room_full, "full"}), 0);
     const int64_t expected[] = {0, 250 * ms, 500 * ms, 1000 * ms, 2000 * ms, 4000 * ms, 8000 * ms, 8000 * ms};
@@ -494,29 +517,31 @@ TEST_CASE("refusals retrying cannot cure stop reconnects; the others back off 0,
     }
 }
 
-TEST_CASE("the render view holds the tick before and the confirmed one, and the fraction between", "[client_session]") {
+TEST_CASE("what the page draws from: the state before the last step, the confirmed one, the fraction between, the step's events", "[client_session]") {
     Connected c;
-    const world::World before_last = [&] {
+    CHECK(c.session.previous_state() == nullptr);   // a fresh baseline: nothing stepped on it yet
+    CHECK(c.session.last_events().empty());
+    const arena::World before_last = [&] {
         c.session.receive(c.server.frame(), c.now);
-        world::World w = c.server.world;
+        arena::World w = c.server.world;
         c.session.receive(c.server.frame(), c.now);
         return w;
     }();
     c.session.advance(c.now, 16 * ms);
     const int64_t tick = 1'000'000'000 / 60;
-    const RenderView v0 = c.session.render_view(c.now);
-    REQUIRE(v0.has_world);
-    CHECK(v0.tick == c.server.world.tick);
-    CHECK(v0.fraction == Fx::zero());
-    REQUIRE(v0.pellets.size() == c.server.world.pellets.size());
-    for (size_t i = 0; i < v0.pellets.size(); ++i) {
-        CHECK(v0.pellets[i] == c.server.world.pellets[i].pos);
-        CHECK(v0.pellets_prev[i] == before_last.pellets[i].pos);
-    }
-    REQUIRE(v0.wells.size() == 1);
-    CHECK(v0.wells_prev[0].pos == before_last.wells[0].pos);
-    CHECK(c.session.render_view(c.now + tick / 2).fraction == Fx::from_raw(Fx::one_raw / 2));
-    CHECK(c.session.render_view(c.now + 5 * tick).fraction == Fx::one());
+    REQUIRE(c.session.confirmed_state());
+    REQUIRE(c.session.previous_state() != nullptr);
+    CHECK(*c.session.confirmed_state() == c.server.world);
+    CHECK(*c.session.previous_state() == before_last);
+    CHECK(c.session.render_fraction(c.now) == Fx::zero());
+    CHECK(c.session.render_fraction(c.now + tick / 2) == Fx::from_raw(Fx::one_raw / 2));
+    CHECK(c.session.render_fraction(c.now + 5 * tick) == Fx::one());
+    // The events are the last step's, as the room's own step of that tick reports them.
+    arena::World again = before_last;
+    arena::Stepper stepper;
+    const auto expected = stepper.step(again, {});
+    const auto events = c.session.last_events();
+    CHECK(std::vector<arena::Event>(events.begin(), events.end()) == std::vector<arena::Event>(expected.begin(), expected.end()));
 }
 
 TEST_CASE("the exported replay re-runs with every digest agreeing", "[client_session]") {
@@ -524,9 +549,9 @@ TEST_CASE("the exported replay re-runs with every digest agreeing", "[client_ses
     c.feed_frames(20);
     c.session.advance(c.now, 100 * ms);
     const Bytes file = c.session.export_replay();
-    const auto replay = read_replay(file);
+    const auto replay = read_replay<Sim>(file);
     REQUIRE(replay.ok());
-    const ReplayCheck check = check_replay(replay.value());
+    const ReplayCheck check = check_replay<Sim>(replay.value());
     CHECK_FALSE(check.divergence.has_value());
     CHECK(check.frames_checked == 20);
     CHECK(check.last_tick == c.server.world.tick);

@@ -1,13 +1,12 @@
-// The in-process match harness: a Room and eight ClientSessions over LatencyLinks, every
-// scenario of a real match in one deterministic run (no clock: time is the simulated tick).
-// Some clients also predict (client::PredictedWorld over their session) as a player's page does.
-// Shared by the Catch2 match test and match_report, which runs it natively and in wasm.
+// The in-process match harness: the arena's scenario of a real match, every case in one
+// deterministic run (no clock: time is the simulated tick), driven by net::Match<arena::Sim>
+// (a Room and eight ClientSessions over LatencyLinks, plus two raw intruders). Shared by the
+// Catch2 match test and match_report, which runs it natively and in wasm.
 #pragma once
 
-#include "tandem/client/predicted_world.hpp"
+#include "arena/sim.hpp"
 #include "tandem/net/client_session.hpp"
-#include "tandem/net/latency_link.hpp"
-#include "tandem/net/room.hpp"
+#include "tandem/net/match.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -36,7 +35,6 @@ struct MatchPlan {
     uint64_t ticks = 3000;
     uint64_t long_suspend_ticks = 1800;   // 30 s
     bool intruders = true;                // the garbage sender and the wrong fingerprint
-    bool predict = true;                  // the clients predicts() names run a PredictedWorld
 };
 
 // Events, in ticks of the room.
@@ -49,24 +47,8 @@ constexpr uint64_t second_pause_at = 1400, second_pause_ticks = 900;  // 15 s: p
 constexpr uint64_t corrupt_at = 1100;
 constexpr uint64_t late_join_at = 1500;
 // Nobody steers for quiet_ticks from quiet_from (after the long suspend's resync at 2,400 in
-// the default plan, whose return is an input too): the predicted worlds must then become the
-// room's (checked from quiet_settle_ticks into the quiet, when every input has landed).
-constexpr uint64_t quiet_from = 2550, quiet_ticks = 300, quiet_settle_ticks = 90;
-
-// The clients that predict: a steady one, one suspended and caught up, one reconnecting and
-// the corrupted one (a healed world is a new world for the prediction too).
-constexpr bool predicts(uint32_t peer) {
-    return peer == steady || peer == short_suspend || peer == rejoiner || peer == corrupted;
-}
-
-struct PredictedResult {
-    bool predicting = false;
-    client::PredictionFigures figures;
-    uint64_t quiet_checked = 0;   // predicted ticks compared with the room's in the quiet
-    uint64_t quiet_differ = 0;    // of which the predicted world was not the room's
-    uint64_t quiet_first_differ = 0;   // the first such tick (0: none)
-    uint64_t final_tick = 0, final_digest = 0;
-};
+// the default plan, whose return is an input too).
+constexpr uint64_t quiet_from = 2550, quiet_ticks = 300;
 
 struct MatchResult {
     std::vector<uint64_t> received_hash;
@@ -81,12 +63,11 @@ struct MatchResult {
     uint64_t flooder_max_applied_per_second = 0;
     std::vector<Bytes> garbage_received, fingerprint_received;
     std::vector<uint64_t> steady_ticks_unverified;   // room ticks the steady client never verified
-    std::vector<PredictedResult> predicted;          // per client
 };
 
 extern const char* const peer_names[peer_count];
 
-world::WorldConfig match_world();
+arena::WorldConfig match_world();
 MatchResult run_match(const MatchPlan& plan);
 // The figures, for a reader of the test's output (rtt and jitter in ms, as floating point).
 void print_figures(const MatchResult& r);

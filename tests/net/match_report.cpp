@@ -1,6 +1,5 @@
 // Runs the in-process match's default plan (3,000 ticks, every scenario) and prints one canonical
-// text report: the room's digest and stats, each client's final digest and figures, the predicting
-// clients' predicted worlds and prediction figures. Built natively
+// text report: the room's digest and stats, each client's final digest and figures. Built natively
 // and for wasm under Node; tests/js/match.test.mjs compares the two reports byte for byte.
 #include "net/match_harness.hpp"
 
@@ -50,17 +49,6 @@ void print_report(const MatchResult& r) {
                     peer_names[i], f.last_resume.away_ns, std::string(resume_path_name(f.last_resume.path)).c_str(),
                     f.last_resume.behind_ticks, f.last_resume.ticks, f.last_resume.bytes, f.last_resume.until_verified_ns,
                     f.refused ? std::string(error_name(*f.refused)).c_str() : "-");
-        // The predicting clients: integers only (the eased offsets and the correction
-        // monitor are floats, presentation, and stay out of the report).
-        if (const PredictedResult& p = r.predicted[i]; p.predicting) {
-            const client::PredictionFigures& pf = p.figures;
-            std::printf("%s predicted tick %" PRIu64 " digest %016" PRIx64 " depth %" PRIu32 " target %" PRIu32 " lead_samples %" PRIu32
-                        " rollbacks %" PRIu64 " resimulated %" PRIu64 " resim_p99 %" PRIu32 " budget_cuts %" PRIu64 " resets %" PRIu64
-                        " corrections %" PRIu64 " pending %" PRIu32 " quiet_checked %" PRIu64 " quiet_differ %" PRIu64 "\n",
-                        peer_names[i], p.final_tick, p.final_digest, pf.depth_ticks, pf.target_depth_ticks, pf.lead_samples,
-                        pf.rollbacks, pf.resimulated_ticks, pf.resim_ticks_p99, pf.budget_cuts, pf.resets, pf.corrections,
-                        pf.pending_inputs, p.quiet_checked, p.quiet_differ);
-        }
     }
 }
 

@@ -139,4 +139,8 @@ inline std::string fingerprint() { return tandem::sim::fingerprint<Sim>(); }
 inline uint64_t fingerprint_hash() { return tandem::sim::fingerprint_hash<Sim>(); }
 using tandem::sim::DecodeError;
 
+// Debug, for ClientSession<Sim>::corrupt_for_testing: flips the low bit of the capture count, so
+// the next tick's digest (its scores section, and the field "captures") disagrees with a peer's.
+inline void corrupt_captures_for_testing(World& w) { w.captures ^= 1; }
+
 }  // namespace arena
