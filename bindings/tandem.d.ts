@@ -729,6 +729,8 @@ export interface ClientSessionConstructor {
    * predictWindowTicks (an integer in [1, 64], default 12): the most ticks it runs ahead.
    */
   new (options: { watch?: boolean; nowMs: number; measureStepCost?: boolean; predict?: boolean; predictWindowTicks?: number }): ClientSession;
+  /** Whether this build of the module has the predicted client; without it `predict: true` throws. */
+  readonly predicts: boolean;
 }
 
 /** web/adapters/README.md's render view. */
@@ -766,6 +768,11 @@ export interface PredictionFigures {
   digest: string | null;
 }
 
+/** One field of a mismatch's diff, as `tandem dump` names and prints it; null on a side without it. */
+export interface SessionFieldDifference {
+  path: string; section: string; room: string | null; thisBuild: string | null;
+}
+
 /** web/adapters/README.md's figures; `session` holds every figure of the C++ session. */
 export interface SessionFigures {
   me: number | null;
@@ -773,7 +780,14 @@ export interface SessionFigures {
   tick: number | null; serverTick: number; lagTicks: number;
   verification: {
     verifiedTick: number | null; verifiedTicks: number;
-    mismatches: { tick: number; section: string | null; sections: string[] | null; healed: boolean }[];
+    mismatches: {
+      tick: number; section: string | null; sections: string[] | null; healed: boolean;
+      /**
+       * The room's state against this session's own at fieldsTick (the healing baseline's),
+       * at most 32 of fieldsDiffering; all three null until known.
+       */
+      fields: SessionFieldDifference[] | null; fieldsTick: number | null; fieldsDiffering: number | null;
+    }[];
   };
   rttMs: number | null; bytesInPerSec: number; bytesOutPerSec: number; droppedMs: number; stepCostMs: number;
   lastResume: null | { awayMs: number; path: 'catch_up' | 'baseline' | 'idle'; ticks: number; frames: number;
