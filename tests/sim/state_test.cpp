@@ -15,6 +15,7 @@
 #include "tandem/core/bytes.hpp"
 #include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
+#include "tandem/sim/codec.hpp"
 #include "tandem/sim/simulation.hpp"
 #include "tandem/sim/state.hpp"
 
@@ -89,6 +90,7 @@ struct Tally {
     template <class V, class C>
     static void visit_command(V& v, C& c) {
         v.field("add", c.add);
+        v.require([&] { return c.add <= 100; });   // a command's own invariant (codec.hpp)
     }
     template <class V, class S>
     static void visit_state(V& v, S& s) {
@@ -286,4 +288,15 @@ TEST_CASE("perturb_field flips the lowest bit of exactly the field at a path, an
     CHECK_FALSE(sim::perturb_field<Tally>(none, "items[4].value"));
     CHECK_FALSE(sim::perturb_field<Tally>(none, "items[9].at.x"));   // a path names the field, not a component
     CHECK(none == original);
+}
+
+TEST_CASE("a command's require refuses its bytes as value_out_of_range and changes neither its size nor its order") {
+    CHECK(sim::command_bytes<Tally>() == 1);
+    CHECK(sim::decode_command<Tally>(std::vector<uint8_t>{100}).value() == Tally::Command{100});
+    CHECK(sim::decode_command<Tally>(std::vector<uint8_t>{101}).error() == sim::CodecError::value_out_of_range);
+    CHECK(sim::decode_input<Tally>(std::vector<uint8_t>{1, 0, 0, 0, 2, 255}).error() == sim::CodecError::value_out_of_range);
+    CHECK(sim::decode_input<Tally>(std::vector<uint8_t>{1, 0, 0, 0, 2}).error() == sim::CodecError::truncated);
+    const sim::Input<Tally> a{1, sim::InputKind::command, {5}}, b{1, sim::InputKind::command, {6}};
+    CHECK(sim::canonical_less<Tally>(a, b));
+    CHECK_FALSE(sim::canonical_less<Tally>(b, a));
 }

@@ -245,7 +245,8 @@ std::string_view event_name(EventKind kind);
 //         owner is destroyed, the bullet spent; the shooter scores ship_points.
 //      c. live ships by player: the lowest-keyed remaining rock touching the ship destroys it
 //         and is destroyed too (no score).
-//      A destroyed ship waits respawn_delay ticks at rest (deaths + 1). Destroyed rocks, by
+//      A destroyed ship waits respawn_delay ticks at rest (deaths + 1; a delay of 0 still
+//      waits until the next tick's ship phase, since destruction comes after it). Destroyed rocks, by
 //      key, split: a big or medium one into two of the next size at its position with
 //      velocities (vx - vy, vy + vx) and (vx + vy, vy - vx) (its own turned by 45 degrees
 //      either way and scaled by sqrt 2), while slots remain below max_rocks.
