@@ -1,53 +1,42 @@
-// The net layer's Embind half: the Room, the replay reader and checker, and the ClientSession,
-// exposed to net.mjs and deciding nothing. Times arrive as JS milliseconds (doubles) and enter
-// through the core's one conversion to int64 nanoseconds here, at the boundary; src/net sees
-// only integers. As in embind.cpp, every failure comes back as a value (no C++ exceptions).
+// The net layer's Embind half for the arena's client session: net::ClientSession<arena::Sim>
+// and the page's render view drawn from its confirmed and previous states, exposed to net.mjs
+// and deciding nothing. Times arrive as JS milliseconds (doubles) and enter through the core's
+// one conversion to int64 nanoseconds here, at the boundary; src/net sees only integers. As in
+// embind.cpp, every failure comes back as a value (no C++ exceptions). The predicted client
+// (client::PredictedClient<G>) is not bound yet: session_predicts() says so to net.mjs.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
-#include <algorithm>
-#include <array>
 #include <cstdint>
 #include <memory>
-#include <optional>
-#include <span>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "arena/sim.hpp"
 #include "js_bytes.hpp"
-#include "js_config.hpp"
-#include "tandem/client/predicted_world.hpp"
+#include "js_fields.hpp"
 #include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
 #include "tandem/core/timestep.hpp"
-#include "tandem/net/bot.hpp"
 #include "tandem/net/client_session.hpp"
 #include "tandem/net/protocol.hpp"
-#include "tandem/net/replay.hpp"
-#include "tandem/net/room.hpp"
-#include "tandem/world/world.hpp"
 
 using emscripten::val;
 
 namespace {
 
 namespace net = tandem::net;
-namespace client = tandem::client;
-namespace w = tandem::world;
 using tandem::hex64;
+using tandem::bindings::copy_in;
+using tandem::bindings::copy_out;
 
 int64_t ns_from_ms(double ms) { return tandem::elapsed_ns_from_ms_f64(ms); }
 // Counters and ticks leave as JS numbers: exact below 2^53, which no counter reaches.
 double number(uint64_t v) { return static_cast<double>(v); }
 double ms_from_ns(int64_t ns) { return static_cast<double>(ns) / 1e6; }
-
-using tandem::bindings::copy_in;
-using tandem::bindings::copy_out;
-
-using tandem::bindings::sections_to_js;
 
 val names_js(const std::vector<std::string_view>& names) {
     val out = val::array();
@@ -61,42 +50,29 @@ val names_js(const std::vector<std::string_view>& names) {
 // step takes, to fit a frame's budget; it decides nothing the world depends on.
 int64_t page_clock_ns() { return ns_from_ms(emscripten_get_now()); }
 
+using Session = net::ClientSession<arena::Sim>;
+
 struct SessionBox {
-    net::ClientSession session;
-    // With the `predict` option: the predicted world drawn instead of the confirmed one
-    // (tandem/client/predicted_world.hpp). It follows the session after every call that may
-    // change it; the confirmed world and the wire are the session's alone.
-    std::optional<client::PredictedWorld> predicted;
+    Session session;
     std::vector<uint8_t> message;               // receive(): the caller's bytes, reused
     std::vector<std::vector<uint8_t>> outgoing;
     std::vector<float> current, previous;       // renderView(): the render edge, to_f32 one way
 };
 
-// window_ticks: the prediction window (net.mjs has checked it is within [1, max_window_ticks]);
-// the re-simulation tick budget and the first depth follow it so the config validates.
-val session_create(bool watch, double now_ms, bool measure_step_cost, bool predict, uint32_t window_ticks) {
-    auto b = std::make_unique<SessionBox>(
-        SessionBox{net::ClientSession(watch ? net::Role::watch : net::Role::play, ns_from_ms(now_ms)), {}, {}, {}, {}, {}});
-    if (measure_step_cost) b->session.set_clock(&page_clock_ns);
-    if (predict) {
-        client::PredictConfig config;
-        config.window_ticks = window_ticks;
-        config.resim_budget_ticks = std::max(config.resim_budget_ticks, window_ticks);
-        config.initial_depth_ticks = std::min(config.initial_depth_ticks, window_ticks);
-        b->predicted.emplace(client::PredictedWorld::create(config).value());
-        if (measure_step_cost) b->predicted->set_clock(&page_clock_ns);
-    }
-    return val(std::move(b));
-}
+// Whether this module binds the predicted client (net.mjs refuses `predict: true` otherwise).
+bool session_predicts() { return false; }
 
-void follow(SessionBox& b, double now_ms) {
-    if (b.predicted) b.predicted->update(b.session, ns_from_ms(now_ms));
+val session_create(bool watch, double now_ms, bool measure_step_cost) {
+    auto b = std::make_unique<SessionBox>(
+        SessionBox{Session(watch ? net::Role::watch : net::Role::play, ns_from_ms(now_ms)), {}, {}, {}, {}});
+    if (measure_step_cost) b->session.set_clock(&page_clock_ns);
+    return val(std::move(b));
 }
 
 void session_on_connected(SessionBox& b, double now_ms) { b.session.on_connected(ns_from_ms(now_ms)); }
 void session_receive(SessionBox& b, const val& bytes, double now_ms) {
     copy_in(bytes, b.message);
-    b.session.receive(b.message, ns_from_ms(now_ms));   // queued only: advance verifies
+    b.session.receive(b.message, ns_from_ms(now_ms));   // frames queued only: advance verifies
 }
 void session_on_disconnected(SessionBox& b, double now_ms) { b.session.on_disconnected(ns_from_ms(now_ms)); }
 bool session_should_reconnect(const SessionBox& b) { return b.session.should_reconnect(); }
@@ -110,84 +86,78 @@ val session_take_outgoing(SessionBox& b) {
     return out;
 }
 uint32_t session_advance(SessionBox& b, double now_ms, double budget_ms) {
-    const uint32_t applied = b.session.advance(ns_from_ms(now_ms), ns_from_ms(budget_ms));
-    follow(b, now_ms);
-    if (b.predicted) b.predicted->end_frame();   // one advance per page frame
-    return applied;
+    return b.session.advance(ns_from_ms(now_ms), ns_from_ms(budget_ms));
 }
 void session_on_suspend(SessionBox& b, double now_ms) { b.session.on_suspend(ns_from_ms(now_ms)); }
 void session_on_resume(SessionBox& b, double now_ms) { b.session.on_resume(ns_from_ms(now_ms)); }
+// The arena's command: the steer target.
 void session_steer(SessionBox& b, int32_t x_raw, int32_t y_raw, double now_ms) {
-    b.session.steer(tandem::Vec2{tandem::Fx::from_raw(x_raw), tandem::Fx::from_raw(y_raw)}, ns_from_ms(now_ms));
-    follow(b, now_ms);
+    b.session.send_command(arena::Steer{tandem::Vec2{tandem::Fx::from_raw(x_raw), tandem::Fx::from_raw(y_raw)}}, ns_from_ms(now_ms));
 }
 
 float units(tandem::Fx v) { return tandem::to_f32(v); }
 
-void fill(std::vector<float>& out, const std::vector<tandem::Vec2>& points) {
-    out.resize(points.size() * 2);
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        out[2 * i] = units(points[i].x);
-        out[2 * i + 1] = units(points[i].y);
+void fill(std::vector<float>& out, const arena::World& w) {
+    out.resize(w.pellets.size() * 2);
+    for (std::size_t i = 0; i < w.pellets.size(); ++i) {
+        out[2 * i] = units(w.pellets[i].pos.x);
+        out[2 * i + 1] = units(w.pellets[i].pos.y);
     }
 }
 
-// The page's render view (web/adapters/README.md): pellet positions as Float32Array views into
-// this box's buffers (valid until the next call into the module), wells and events as objects.
+// The page's render view (web/adapters/README.md) from the confirmed state and the one before
+// its last step: pellet positions as Float32Array views into this box's buffers (valid until
+// the next call into the module), wells and events as objects. Before any step on a state (a
+// fresh baseline) the previous positions are the current ones.
 val session_render_view(SessionBox& b, double now_ms) {
-    client::PredictedView pv;
-    if (b.predicted) pv = b.predicted->render_view(b.session, ns_from_ms(now_ms));
-    else pv.view = b.session.render_view(ns_from_ms(now_ms));
-    const net::RenderView& v = pv.view;
+    const auto& confirmed = b.session.confirmed_state();
     const net::SessionFigures f = b.session.figures();
-    fill(b.current, v.pellets);
-    fill(b.previous, v.pellets_prev);
     val o = val::object();
-    o.set("hasWorld", v.has_world);
-    o.set("tick", number(v.tick));
-    o.set("alpha", tandem::to_f64(v.fraction));
-    o.set("arenaSize", v.has_world ? val(tandem::to_f64(v.arena_size)) : val::null());
+    o.set("hasWorld", confirmed.has_value());
+    o.set("tick", confirmed ? number(confirmed->tick) : 0.0);
+    o.set("alpha", confirmed ? tandem::to_f64(b.session.render_fraction(ns_from_ms(now_ms))) : 0.0);
+    o.set("arenaSize", confirmed ? val(tandem::to_f64(confirmed->config.arena_size)) : val::null());
     o.set("me", f.player == net::watcher_id ? val::null() : val(f.player));
+    const arena::World* prev = b.session.previous_state();
+    if (confirmed) fill(b.current, *confirmed);
+    else b.current.clear();
+    const bool has_prev = prev != nullptr && prev->pellets.size() == confirmed->pellets.size();
+    if (has_prev) fill(b.previous, *prev);
     val pellets = val::object();
     pellets.set("current", val(emscripten::typed_memory_view(b.current.size(), b.current.data())));
-    pellets.set("previous", v.pellets_prev.empty() ? val::null()
-                                                   : val(emscripten::typed_memory_view(b.previous.size(), b.previous.data())));
+    pellets.set("previous", !confirmed ? val::null()
+                            : has_prev ? val(emscripten::typed_memory_view(b.previous.size(), b.previous.data()))
+                                       : val(emscripten::typed_memory_view(b.current.size(), b.current.data())));
     o.set("pellets", pellets);
-    o.set("predicted", b.predicted.has_value());
-    o.set("confirmedTick", b.predicted && v.has_world ? val(number(pv.confirmed_tick)) : val::null());
-    // Targets and scores are not part of the view; the world drawn holds them (read only).
-    const auto& world = b.predicted && b.predicted->world() ? b.predicted->world() : b.session.confirmed_world();
+    o.set("predicted", false);
+    o.set("confirmedTick", val::null());
     val wells = val::array();
-    for (std::size_t i = 0; i < v.wells.size(); ++i) {
-        const net::RenderWell& now = v.wells[i];
-        net::RenderWell prev = now;
-        for (const net::RenderWell& p : v.wells_prev) {
-            if (p.player == now.player) prev = p;
+    if (confirmed) {
+        for (const arena::Well& now : confirmed->wells) {
+            const arena::Well* before = &now;
+            if (prev) {
+                for (const arena::Well& p : prev->wells) {
+                    if (p.player == now.player) before = &p;
+                }
+            }
+            val well = val::object();
+            well.set("player", now.player);
+            well.set("x", units(now.pos.x));
+            well.set("y", units(now.pos.y));
+            well.set("prevX", units(before->pos.x));
+            well.set("prevY", units(before->pos.y));
+            well.set("targetX", units(now.target.x));
+            well.set("targetY", units(now.target.y));
+            well.set("score", number(now.score));
+            wells.call<void>("push", well);
         }
-        // A correction still being eased: drawn where the eye was, fading to the prediction.
-        float dx = 0.0f, dy = 0.0f;
-        for (const client::WellOffset& offset : pv.offsets) {
-            if (offset.player == now.player) dx = offset.dx, dy = offset.dy;
-        }
-        val well = val::object();
-        well.set("player", now.player);
-        well.set("x", units(now.pos.x) + dx);
-        well.set("y", units(now.pos.y) + dy);
-        well.set("prevX", units(prev.pos.x) + dx);
-        well.set("prevY", units(prev.pos.y) + dy);
-        if (world && i < world->wells.size() && world->wells[i].player == now.player) {
-            well.set("targetX", units(world->wells[i].target.x));
-            well.set("targetY", units(world->wells[i].target.y));
-            well.set("score", number(world->wells[i].score));
-        }
-        wells.call<void>("push", well);
     }
     o.set("wells", wells);
     val events = val::array();
-    for (const w::Event& e : v.events) {
+    for (const arena::Event& e : b.session.last_events()) {
         val ev = val::object();
-        ev.set("kind", std::string(w::event_name(e.kind)));
-        ev.set("tick", number(b.predicted && v.has_world ? pv.confirmed_tick : v.tick));   // the confirmed step's
+        ev.set("kind", std::string(arena::event_name(e.kind)));
+        ev.set("tick", confirmed ? number(confirmed->tick) : 0.0);
         ev.set("player", e.player);
         ev.set("pellet", e.pellet);
         events.call<void>("push", ev);
@@ -196,39 +166,55 @@ val session_render_view(SessionBox& b, double now_ms) {
     return o;
 }
 
+val field_diff_js(const tandem::sim::FieldDiff& d) {
+    val fields = val::array();
+    for (const tandem::sim::FieldDifference& f : d.differences) {
+        val one = val::object();
+        one.set("path", f.path);
+        one.set("section", std::string(f.section));
+        one.set("room", f.a ? val(*f.a) : val::null());
+        one.set("thisBuild", f.b ? val(*f.b) : val::null());
+        fields.call<void>("push", one);
+    }
+    return fields;
+}
+
 // The session's figures, every field under its camelCase name (durations in ms, -1 -> null);
 // net.mjs arranges them into the page's shape.
 val session_figures(const SessionBox& b) {
-    const net::SessionFigures f = b.session.figures();
+    using F = net::SessionFigures;
+    using tandem::bindings::js_field;
+    const F f = b.session.figures();
     const auto ms_or_null = [](int64_t ns) { return ns < 0 ? val::null() : val(ms_from_ns(ns)); };
     val o = val::object();
-    o.set("connected", f.connected);
+    tandem::bindings::set_fields(o, f, js_field("connected", &F::connected), js_field("hasWorld", &F::has_world),
+                                 js_field("verifiedTick", &F::verified_tick), js_field("verifiedTicks", &F::verified_ticks),
+                                 js_field("serverTick", &F::server_tick), js_field("lagTicks", &F::lag_ticks),
+                                 js_field("queuedFrames", &F::queued_frames), js_field("mismatches", &F::mismatches),
+                                 js_field("lastMismatchTick", &F::last_mismatch_tick), js_field("catchUps", &F::catch_ups),
+                                 js_field("resyncs", &F::resyncs), js_field("baselines", &F::baselines),
+                                 js_field("bytesIn", &F::bytes_in), js_field("bytesOut", &F::bytes_out),
+                                 js_field("bytesInPerSec", &F::bytes_in_per_sec), js_field("bytesOutPerSec", &F::bytes_out_per_sec),
+                                 js_field("malformedIn", &F::malformed_in), js_field("framesIgnored", &F::frames_ignored),
+                                 js_field("inputsSent", &F::inputs_sent), js_field("inputsApplied", &F::inputs_applied));
     o.set("role", std::string(f.role == net::Role::play ? "play" : "watch"));
     o.set("player", f.player == net::watcher_id ? val::null() : val(f.player));
-    o.set("hasWorld", f.has_world);
-    o.set("verifiedTick", number(f.verified_tick));
-    o.set("verifiedTicks", number(f.verified_ticks));
-    o.set("serverTick", number(f.server_tick));
-    o.set("lagTicks", number(f.lag_ticks));
-    o.set("queuedFrames", number(f.queued_frames));
-    o.set("mismatches", number(f.mismatches));
-    o.set("lastMismatchTick", number(f.last_mismatch_tick));
     o.set("lastMismatchSections", f.last_mismatch_sections_known ? names_js(f.last_mismatch_sections) : val::null());
-    o.set("catchUps", number(f.catch_ups));
-    o.set("resyncs", number(f.resyncs));
-    o.set("baselines", number(f.baselines));
-    o.set("bytesIn", number(f.bytes_in));
-    o.set("bytesOut", number(f.bytes_out));
-    o.set("bytesInPerSec", number(f.bytes_in_per_sec));
-    o.set("bytesOutPerSec", number(f.bytes_out_per_sec));
+    // The last mismatch's field diff (the room's state against this session's own at the
+    // healing baseline's tick), null until it is known.
+    if (f.last_mismatch_fields) {
+        o.set("lastMismatchFields", field_diff_js(*f.last_mismatch_fields));
+        o.set("lastMismatchFieldsTick", number(f.last_mismatch_fields_tick));
+        o.set("lastMismatchFieldsDiffering", number(f.last_mismatch_fields->total));
+    } else {
+        o.set("lastMismatchFields", val::null());
+        o.set("lastMismatchFieldsTick", val::null());
+        o.set("lastMismatchFieldsDiffering", val::null());
+    }
     o.set("droppedMs", ms_from_ns(f.dropped_ns));
-    o.set("malformedIn", number(f.malformed_in));
-    o.set("framesIgnored", number(f.frames_ignored));
     o.set("rttMs", ms_or_null(f.rtt_ns));
     o.set("jitterMs", ms_or_null(f.jitter_ns));
     o.set("stepCostMs", ms_from_ns(f.step_cost_ns));
-    o.set("inputsSent", f.inputs_sent);
-    o.set("inputsApplied", f.inputs_applied);
     if (f.refused) {
         val e = val::object();
         e.set("code", std::string(net::error_name(*f.refused)));
@@ -253,61 +239,27 @@ val session_figures(const SessionBox& b) {
     }
     // Scores as the confirmed world holds them.
     val players = val::array();
-    if (const auto& world = b.session.confirmed_world()) {
-        for (const w::Well& well : world->wells) {
+    if (const auto& world = b.session.confirmed_state()) {
+        for (const arena::Well& well : world->wells) {
             val p = val::object();
             p.set("player", well.player);
             p.set("score", number(well.score));
             players.call<void>("push", p);
         }
         o.set("tick", number(world->tick));
-        o.set("digest", hex64(w::digest(*world)));
+        o.set("digest", hex64(arena::digest(*world)));
     } else {
         o.set("tick", val::null());
         o.set("digest", val::null());
     }
     o.set("players", players);
-    if (b.predicted) {
-        const client::PredictionFigures p = b.predicted->figures();
-        val pf = val::object();
-        pf.set("active", p.active);
-        pf.set("predictedTick", p.active ? val(number(p.predicted_tick)) : val::null());
-        pf.set("depthTicks", p.depth_ticks);
-        pf.set("targetDepthTicks", p.target_depth_ticks);
-        pf.set("windowTicks", b.predicted->config().window_ticks);
-        pf.set("leadSamples", p.lead_samples);
-        pf.set("rollbacks", number(p.rollbacks));
-        pf.set("rollbacksPerSec", number(p.rollbacks_per_sec));
-        pf.set("resimulatedTicks", number(p.resimulated_ticks));
-        pf.set("resimTicksLast", p.resim_ticks_last);
-        pf.set("resimTicksP99", p.resim_ticks_p99);
-        pf.set("resimMsP99", ms_or_null(p.resim_ns_p99));
-        pf.set("resimMsMax", ms_or_null(p.resim_ns_max));
-        pf.set("stepsMsP99", ms_or_null(p.steps_ns_p99));
-        pf.set("stepsMsMax", ms_or_null(p.steps_ns_max));
-        pf.set("budgetCuts", number(p.budget_cuts));
-        pf.set("catchingUp", p.catching_up);
-        pf.set("rollbackUpdatesLast", p.rollback_updates_last);
-        pf.set("rollbackUpdatesMax", p.rollback_updates_max);
-        pf.set("resets", number(p.resets));
-        pf.set("resetsBehind", number(p.resets_behind));
-        pf.set("behindTicksMax", p.behind_ticks_max);
-        pf.set("rollbacksDropped", number(p.rollbacks_dropped));
-        pf.set("corrections", number(p.corrections));
-        pf.set("lastCorrection", p.last_correction);
-        pf.set("monitorAlarms", number(p.monitor_alarms));
-        pf.set("pendingInputs", p.pending_inputs);
-        if (const auto& pw = b.predicted->world()) pf.set("digest", hex64(w::digest(*pw)));
-        else pf.set("digest", val::null());
-        o.set("prediction", pf);
-    } else {
-        o.set("prediction", val::null());
-    }
+    o.set("prediction", val::null());
     return o;
 }
 
 val session_export_replay(const SessionBox& b) { return copy_out(b.session.export_replay()); }
-void session_corrupt_once(SessionBox& b) { b.session.corrupt_once_for_testing(); }
+// Debug: the arena's corruption (its capture count), so the next tick mismatches and heals.
+void session_corrupt_once(SessionBox& b) { b.session.corrupt_for_testing(&arena::corrupt_captures_for_testing); }
 
 }  // namespace
 
@@ -331,5 +283,6 @@ EMSCRIPTEN_BINDINGS(tandem_session) {
         .function("exportReplay", &session_export_replay)
         .function("corruptOnce", &session_corrupt_once);
     function("session_create", &session_create);
+    function("session_predicts", &session_predicts);
 
 }

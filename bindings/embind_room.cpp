@@ -241,7 +241,10 @@ val replay_check(const val& js_bytes) {
             div.set("fieldsTick", number(d.fields_tick));
             div.set("fieldsDiffering", number(d.fields->total));
         } else {
+            // No state at or after the tick to compare with: the same keys, all null.
             div.set("fields", val::null());
+            div.set("fieldsTick", val::null());
+            div.set("fieldsDiffering", val::null());
         }
         o.set("divergence", div);
     }

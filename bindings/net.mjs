@@ -23,7 +23,8 @@ const INT32_MAX = 2147483647;
 // ArrayBuffer view or an ArrayBuffer (as a WebSocket delivers them). The limits keep a
 // caller's mistake from exhausting the instance's memory, far above any legal size.
 const LIMITS = {
-  // A client message is at most 49 bytes; larger ones still reach the room, which refuses them.
+  // A client message is at most 138 bytes (protocol v2: a desync of 16 section digests); larger
+  // ones still reach the room, which refuses them.
   clientMessage: { bytes: 1 << 16, what: 'larger than any client message the room would read (at most 65536 bytes)' },
   // A baseline of the largest world is about 3.2 MiB.
   serverMessage: { bytes: 1 << 24, what: 'larger than any server message (at most 16 MiB)' },
@@ -166,6 +167,12 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
           tick: f.lastMismatchTick,
           section: f.lastMismatchSections?.[0] ?? null,
           sections: f.lastMismatchSections,
+          // The room's state against this session's own at the healing baseline's tick:
+          // [{path, section, room, thisBuild}], null until the baseline came (or past the
+          // session's diff window).
+          fields: f.lastMismatchFields,
+          fieldsTick: f.lastMismatchFieldsTick,
+          fieldsDiffering: f.lastMismatchFieldsDiffering,
           healed,
         }] : [],
       },
@@ -211,8 +218,12 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
         throw new TypeError(`new ClientSession: measureStepCost must be a boolean, got ${show(measureStepCost)}`);
       }
       if (typeof predict !== 'boolean') throw new TypeError(`new ClientSession: predict must be a boolean, got ${show(predict)}`);
-      const windowTicks = integer('new ClientSession: predictWindowTicks', predictWindowTicks, 1, PREDICT_WINDOW_MAX);
-      this.#h = own(this, m.session_create(watch, ms('new ClientSession: nowMs', nowMs), measureStepCost, predict, windowTicks));
+      integer('new ClientSession: predictWindowTicks', predictWindowTicks, 1, PREDICT_WINDOW_MAX);
+      // The predicted client (client::PredictedClient<G>) is not in every build of the module.
+      if (predict && !ClientSession.predicts) {
+        throw new Error('new ClientSession: predict is not available in this build of the module (ClientSession.predicts is false)');
+      }
+      this.#h = own(this, m.session_create(watch, ms('new ClientSession: nowMs', nowMs), measureStepCost));
     }
 
     #live() {
@@ -265,8 +276,11 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
           return `ticks ${r.firstTick}..${r.lastTick}: ${r.framesChecked} frames re-run, every digest agrees with the server's`;
         }
         const d = r.divergence;
+        const first = d.fields?.[0];
         return `diverges at tick ${d.tick}: server ${d.expected}, this build ${d.actual}` +
-          (d.sections === null ? '' : ` (sections: ${d.sections.join(', ')})`);
+          (d.sections === null ? '' : ` (sections: ${d.sections.join(', ')})`) +
+          (first === undefined ? '' : `; at tick ${d.fieldsTick} ${d.fieldsDiffering} fields differ, first ${first.path}: ` +
+            `server ${first.replay ?? '-'}, this build ${first.thisBuild ?? '-'}`);
       } catch (e) {
         if (e instanceof ReplayError) return `nothing to check yet (${e.code})`;
         throw e;
@@ -278,6 +292,8 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
       this.#h = null;
     }
   }
+  /** Whether `predict: true` is available in this build of the module. */
+  ClientSession.predicts = m.session_predicts();
 
   // ---- ScriptedBot ------------------------------------------------------------------------------
 

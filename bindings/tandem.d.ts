@@ -51,7 +51,7 @@ export interface Tandem {
   /** The package version, e.g. "0.1.0". */
   readonly version: string;
   /**
-   * The simulation fingerprint ("tandem snapshot/1 Q16.16 sim/1"), the same string the
+   * The simulation fingerprint ("tandem snapshot/2 Q16.16 arena/2"), the same string the
    * native build reports (`tandem version`). Builds that differ in it cannot exchange snapshots.
    */
   readonly fingerprint: string;
@@ -664,6 +664,11 @@ export interface Room extends Deletable {
   takeRecording(): Uint8Array;
 }
 
+/**
+ * The replay reader's refusals. Replays are format 2, protocol 2, and carry the game's
+ * fingerprint hash: a file of another game is fingerprint_mismatch, a welcome naming another
+ * game or a frame whose commands the game refuses is bad_record.
+ */
 export type ReplayErrorCode = 'truncated' | 'bad_magic' | 'unsupported_version' | 'protocol_mismatch'
   | 'fingerprint_mismatch' | 'bad_record' | 'out_of_order' | 'no_baseline' | 'bad_baseline' | 'tick_not_covered';
 
@@ -674,10 +679,41 @@ export class ReplayError extends Error {
   readonly offset: number;
 }
 
+/**
+ * One field that differs between the replay's state and this build's re-run, as `tandem dump`
+ * names and prints it ("wells[1].pos.x", a decimal integer); null on the side that lacks it
+ * (an element one state has and the other has not).
+ */
+export interface ReplayFieldDifference {
+  path: string;
+  /** The section it is digested in ("wells", ...; "" for the tick). */
+  section: string;
+  replay: string | null;
+  thisBuild: string | null;
+}
+
+/** The first tick at which this build's re-run differs from the replay. */
+export interface ReplayDivergence {
+  tick: number;
+  /** The replay's digest (its frame's, or its baseline state's) and this build's. */
+  expected: DigestHex;
+  actual: DigestHex;
+  /** The differing section names, in the game's order; null when the replay holds none for that tick. */
+  sections: string[] | null;
+  /**
+   * The fields that differ at fieldsTick, the first state the replay holds at or after the
+   * divergence (a baseline), against this build's re-run there: at most 32, in the state's
+   * field order, of fieldsDiffering. All three null when the replay holds no such state.
+   */
+  fields: ReplayFieldDifference[] | null;
+  fieldsTick: number | null;
+  fieldsDiffering: number | null;
+}
+
 export interface ReplayCheck {
   firstTick: number; lastTick: number; framesChecked: number; baselinesChecked: number; baselinesAdopted: number;
-  /** null: every digest agreed. sections: the differing section names, null when the replay has none there. */
-  divergence: null | { tick: number; expected: DigestHex; actual: DigestHex; sections: string[] | null };
+  /** null: every digest agreed. */
+  divergence: ReplayDivergence | null;
 }
 
 export interface ReplayStatic {
@@ -693,6 +729,8 @@ export interface ClientSessionConstructor {
    * predictWindowTicks (an integer in [1, 64], default 12): the most ticks it runs ahead.
    */
   new (options: { watch?: boolean; nowMs: number; measureStepCost?: boolean; predict?: boolean; predictWindowTicks?: number }): ClientSession;
+  /** Whether this build of the module has the predicted client; without it `predict: true` throws. */
+  readonly predicts: boolean;
 }
 
 /** web/adapters/README.md's render view. */
@@ -730,6 +768,11 @@ export interface PredictionFigures {
   digest: string | null;
 }
 
+/** One field of a mismatch's diff, as `tandem dump` names and prints it; null on a side without it. */
+export interface SessionFieldDifference {
+  path: string; section: string; room: string | null; thisBuild: string | null;
+}
+
 /** web/adapters/README.md's figures; `session` holds every figure of the C++ session. */
 export interface SessionFigures {
   me: number | null;
@@ -737,7 +780,14 @@ export interface SessionFigures {
   tick: number | null; serverTick: number; lagTicks: number;
   verification: {
     verifiedTick: number | null; verifiedTicks: number;
-    mismatches: { tick: number; section: string | null; sections: string[] | null; healed: boolean }[];
+    mismatches: {
+      tick: number; section: string | null; sections: string[] | null; healed: boolean;
+      /**
+       * The room's state against this session's own at fieldsTick (the healing baseline's),
+       * at most 32 of fieldsDiffering; all three null until known.
+       */
+      fields: SessionFieldDifference[] | null; fieldsTick: number | null; fieldsDiffering: number | null;
+    }[];
   };
   rttMs: number | null; bytesInPerSec: number; bytesOutPerSec: number; droppedMs: number; stepCostMs: number;
   lastResume: null | { awayMs: number; path: 'catch_up' | 'baseline' | 'idle'; ticks: number; frames: number;

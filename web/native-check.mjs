@@ -4,14 +4,14 @@
 // run the golden files record). The digests are the C++'s on both sides; this file fetches,
 // calls step() and digest() in slices (the page keeps drawing) and lines the two lists up.
 
-// The length of the shipped streams and of tests/world/golden: 2000 steps, 2001 digests.
+// The length of the shipped streams and of tests/games/arena/golden: 2000 steps, 2001 digests.
 export const CHECK_TICKS = 2000;
 // The scenarios whose native streams are shipped in native/ (the module's listed scenarios).
 export const SHIPPED_SCENARIOS = Object.freeze(['orbits', 'crowd', 'chaos', 'trig']);
 
 /**
  * A stream's text ('#' comments, "simulation_version V", "TICK DIGEST" lines and `tandem run`'s
- * summary line, the layout of tests/world/golden) as {version, points: [{tick, digest}]}.
+ * summary line, the layout of tests/games/arena/golden) as {version, points: [{tick, digest}]}.
  */
 export function parseStream(text) {
   let version = null;

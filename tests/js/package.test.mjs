@@ -48,7 +48,7 @@ describe('the package', () => {
     const out = JSON.parse(execFileSync(process.execPath, ['main.mjs'], { cwd: project, encoding: 'utf8' }));
     const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
     assert.equal(out.version, manifest.version);
-    assert.match(out.fingerprint, /^tandem snapshot\/\d+ Q16\.16 sim\/\d+$/);
+    assert.match(out.fingerprint, /^tandem snapshot\/\d+ Q16\.16 arena\/\d+$/);
     assert.deepEqual(out.stream.map((e) => e.tick), [0, 2, 4]);
     assert.equal(out.tick, 1);
   });

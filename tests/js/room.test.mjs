@@ -75,6 +75,14 @@ describe('Room', () => {
     assert.deepEqual(w.slice(0, 2).map((m) => m.kind), ['welcome', 'baseline']);
     assert.equal(w[0].player, 0xffffffff, 'a watcher is told the watcher id');
     assert.equal(w[0].inputDelay, delay);
+    // The welcome names the game and carries its config: the arena's knobs in their order, a
+    // u64 seed then fifteen 4-byte knobs (tick_hz, arena_size, pellet_count, max_players, ...).
+    assert.equal(w[0].game, 'arena');
+    assert.equal(w[0].config.length, 8 + 15 * 4);
+    const config = Buffer.from(w[0].config);
+    assert.deepEqual([config.readUInt32LE(8), config.readUInt32LE(16), config.readUInt32LE(20)],
+      [60, 64, room.limits().world.maxPlayers], 'tick_hz, pellet_count, max_players');
+    assert.equal(w[0].maxPlayers, room.limits().maxPlayers);
     const frames = w.filter((m) => m.kind === 'frame');
     assert.deepEqual(frames.map((f) => f.tick), Array.from({ length: 31 }, (_, i) => i + 1), 'one frame per tick, consecutive');
     // The joins were authored by the room at the hellos (sequence 0), received at world tick 1:
@@ -82,7 +90,8 @@ describe('Room', () => {
     const joins = frames.flatMap((f) => f.inputs.filter((x) => x.kind === 'join').map((x) => ({ ...x, tick: f.tick })));
     assert.deepEqual(joins.map((j) => [j.player, j.sequence, j.tick]), [[1, 0, 2 + delay], [2, 0, 2 + delay]]);
     // Each steer received at world tick W lands on W + 1 + delay, with the client's sequence.
-    const steers = frames.flatMap((f) => f.inputs.filter((x) => x.kind === 'steer').map((x) => ({ ...x, tick: f.tick })));
+    const steers = frames.flatMap((f) => f.inputs.filter((x) => x.kind === 'command').map((x) => ({ ...x, tick: f.tick })));
+    assert.ok(frames.every((f) => f.commandBytes === 8), 'the arena\'s command: its target, two i32');
     assert.deepEqual(steers.map((s) => [s.sequence, s.x, s.y, s.tick]),
       sent.map(([seq, x, y, at]) => [seq, x, y, at + 1 + delay]).filter(([, , , tick]) => tick <= 31));
     assert.ok(steers.every((s) => s.player === 1), 'a client steers only its own well');
@@ -96,11 +105,14 @@ describe('Room', () => {
     room.delete();
   });
 
-  test('refusals: a wrong fingerprint, a wrong version, input before hello each get the error code, then a 1002 close', () => {
+  test('refusals: a wrong fingerprint, version or game, a bad game name, input before hello each get the error code, then a 1002 close', () => {
     const room = new tandem.Room({ pelletCount: 16 });
     const cases = [
       ['wrong fingerprint', hello(Buffer.alloc(8, 7)), 2],
       ['wrong version', hello(fingerprint, { version: 9 }), 1],
+      ['another game', hello(fingerprint, { game: 'ships' }), 10],
+      ['a game name with a capital', hello(fingerprint, { game: 'Arena' }), 5],
+      ['an empty game name', hello(fingerprint, { game: '' }), 5],
       ['input before hello', input(1, 0, 0), 6],
       ['unknown type', new Uint8Array([0x7f, 1, 2]), 5],
     ];
@@ -167,7 +179,7 @@ describe('Room', () => {
     const { records } = replayRecords(bytes);
     assert.deepEqual(records.slice(0, 3).map((r) => r.message[0]), [type.welcome, type.baseline, type.frame]);
     const out = execFileSync(cliPath, ['replay', file], { encoding: 'utf8' });
-    assert.match(out, /replay ticks 0 to 240: 240 frames/, out);
+    assert.match(out, /replay of arena, ticks 0 to 240: 240 frames/, out);
     const dump = execFileSync(cliPath, ['replay', file, '--dump-at', '240'], { encoding: 'utf8', maxBuffer: 64 << 20 });
     const world = room.world();
     assert.equal(world.dump(), dump);

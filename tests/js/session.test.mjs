@@ -85,10 +85,11 @@ describe('ClientSession', () => {
     for (const bytes of steers) m.room.receive(player.id, bytes, m.now);
     const inputs = steers.filter((b) => b[0] === type.input).map((b) => Buffer.from(b));
     assert.ok(inputs.length >= 100, `${inputs.length} steers sent`);
-    assert.ok(inputs.every((b) => b.length === 13));
+    // Protocol v2: u8 type | u32 sequence | u8 n = 8 | the arena's command (i32 x | i32 y).
+    assert.ok(inputs.every((b) => b.length === 14 && b[5] === 8));
     const seqs = inputs.map((b) => b.readUInt32LE(1));
     assert.deepEqual(seqs, seqs.map((_, i) => i + 1));
-    assert.deepEqual([inputs[0].readInt32LE(5), inputs[0].readInt32LE(9)], [-60 << 16, 30 << 16]);
+    assert.deepEqual([inputs[0].readInt32LE(6), inputs[0].readInt32LE(10)], [-60 << 16, 30 << 16]);
     m.run(10);
 
     const digest = m.room.worldDigest();
@@ -125,7 +126,7 @@ describe('ClientSession', () => {
     // What the player received re-runs clean in the native build.
     const file = join(dir, 'player.replay');
     writeFileSync(file, player.session.exportReplay());
-    assert.match(execFileSync(cliPath, ['replay', file], { encoding: 'utf8' }), /replay ticks 0 to 130: 130 frames/);
+    assert.match(execFileSync(cliPath, ['replay', file], { encoding: 'utf8' }), /replay of arena, ticks 0 to 130: 130 frames/);
     assert.match(player.session.checkAgainstNative(), /130 frames re-run, every digest agrees/);
     m.delete();
   });
@@ -143,6 +144,12 @@ describe('ClientSession', () => {
     assert.equal(mismatch.tick, at + 1, 'detected at the first tick applied after the corruption');
     assert.equal(mismatch.section, 'scores', 'the capture count is in the scores section');
     assert.equal(mismatch.healed, true);
+    // The field diff at the healing baseline: the one field the corruption flipped (the capture
+    // count's low bit; nothing in a step reads it), the room's value against this session's.
+    assert.equal(mismatch.fieldsDiffering, 1);
+    assert.deepEqual(mismatch.fields.map((d) => [d.path, d.section]), [['captures', 'scores']]);
+    assert.equal(Number(mismatch.fields[0].room) ^ 1, Number(mismatch.fields[0].thisBuild));
+    assert.ok(mismatch.fieldsTick >= mismatch.tick, 'compared at the healing baseline, at or after the mismatch');
     assert.equal(f.session.resyncs, 1);
     assert.equal(f.session.baselines, 2);
     assert.equal(f.session.digest, m.room.worldDigest(), 'verifying again, at the room\'s tick');

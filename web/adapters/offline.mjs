@@ -48,8 +48,9 @@ export class OfflineAdapter {
     const base = tandem.FixedTimestep.fromHz(world.tickHz);
     this.#clock = base.withMaxFrameMs(ROOM_MAX_CATCH_UP_MS);
     base.delete();
-    // As against a server: a player draws the predicted world unless ?lockstep.
-    const predict = !watch && !lockstep;
+    // As against a server: a player draws the predicted world unless ?lockstep (or the module
+    // is a build without the predicted client: ClientSession.predicts).
+    const predict = !watch && !lockstep && tandem.ClientSession.predicts !== false;
     this.#session = new tandem.ClientSession({ watch, nowMs, predict, predictWindowTicks: predictWindow ?? undefined });
     this.modeLabel = `offline: ${reason}. A room in this tab runs the match: ${watch ? 'watching' : 'you and'} ${OFFLINE_BOTS} scripted bots` +
       (watch ? '' : ` (${predict ? 'predicted' : 'lockstep'})`);

@@ -28,8 +28,9 @@ export class SessionAdapter {
   constructor(tandem, { serverUrl, watch, debug, lockstep = false, predictWindow = null }, early = null) {
     this.mode = watch ? 'watch' : 'play';
     // A player draws the predicted world (own steers at once, corrected when others' inputs
-    // arrive); a watcher has nothing to predict, and ?lockstep draws only what is verified.
-    const predict = !watch && !lockstep;
+    // arrive); a watcher has nothing to predict, and ?lockstep draws only what is verified (as
+    // does a module built without the predicted client: ClientSession.predicts).
+    const predict = !watch && !lockstep && tandem.ClientSession.predicts !== false;
     this.modeLabel = watch ? `Watching the room at ${serverUrl}`
       : `Playing in the room at ${serverUrl} (${predict ? 'predicted' : 'lockstep'})`;
     // An early socket's events carry the times they happened: the session's clock starts no

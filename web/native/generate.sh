@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes web/native/NAME.txt: each listed scenario's digest at every tick 0..2000 as the native
 # Release CLI prints it, the stream the page's "Check against native" compares with when no
-# server is there. Their every-100th ticks are tests/world/golden's (tests/e2e/native-streams.test.mjs
+# server is there. Their every-100th ticks are tests/games/arena/golden's (tests/e2e/native-streams.test.mjs
 # checks both), so they change only with the golden files, after a deliberate simulation change.
 #   web/native/generate.sh [path/to/tandem]   (default: build/native/src/cli/tandem)
 set -euo pipefail

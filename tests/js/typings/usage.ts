@@ -5,6 +5,7 @@ import createTandem, {
   type DigestHex, type FixedTimestep, type FxRaw, type Input, type Scenario, type SectionDigests, type Tandem,
   type TickDigest, type World, type WorldConfigValues, type ConfigRangeError, type StepEvent, type ValueNoise,
   type Room, type ClientSession, type RoomOutbox, type ReplayCheck, type ScriptedBot,
+  type ReplayDivergence, type ReplayFieldDifference, type SessionFieldDifference,
 } from 'tandem';
 
 const tandem: Tandem = await createTandem();
@@ -111,8 +112,16 @@ for (const { to, bytes } of outbox.sends) if (to === connection) session.receive
 const applied: number = session.advance(16.7, 8);
 const pellets: Float32Array = session.renderView().pellets.current;
 const verified: number = session.figures().verification.verifiedTicks;
+const mismatchField: SessionFieldDifference | undefined = session.figures().verification.mismatches[0]?.fields?.[0];
+const canPredict: boolean = tandem.ClientSession.predicts;
+console.log(mismatchField?.room, mismatchField?.thisBuild, canPredict);
 const check: ReplayCheck = tandem.Replay.check(room.takeRecording());
 console.log(applied, pellets.length, verified, check.divergence?.sections, room.stats().closes.room_full, room.worldDigest());
+const divergence: ReplayDivergence | null = check.divergence;
+const firstField: ReplayFieldDifference | undefined = divergence?.fields?.[0];
+const sides: (string | null)[] = firstField ? [firstField.replay, firstField.thisBuild, firstField.section] : [];
+const fieldsAt: number | null = divergence === null ? null : divergence.fieldsTick;
+console.log(sides, fieldsAt, divergence?.fieldsDiffering, firstField?.path);
 const bot: ScriptedBot = new tandem.ScriptedBot({ seed: 3 });
 const botId: number = room.connect(20);
 bot.onConnected();
