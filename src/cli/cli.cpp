@@ -13,9 +13,6 @@
 #include "cli/games.hpp"
 #include "tandem/core/bytes.hpp"
 #include "tandem/core/digest.hpp"
-#ifdef TANDEM_HAVE_SERVER
-#include "server/net_room.hpp"
-#endif
 
 #ifndef TANDEM_VERSION
 #error "TANDEM_VERSION must come from CMake's PROJECT_VERSION (src/cli/CMakeLists.txt)"
@@ -395,17 +392,35 @@ int command_replay(const Command& cmd, std::ostream& out, std::ostream& err) {
     return game->replay(cmd, *bytes, out, err);
 }
 
-// `serve` has its own flags and help (src/server); it runs until a signal stops it.
+// `serve` has its own flags and help (src/server and the game's); it runs until a signal stops
+// it. --game NAME (or --game=NAME), wherever it stands, picks the game; the rest is the game's.
 int command_serve(const Command& cmd, std::ostream& out, std::ostream& err) {
-#ifdef TANDEM_HAVE_SERVER
-    const std::vector<std::string_view> args(cmd.serve_args.begin(), cmd.serve_args.end());
-    return server::serve_main(args, out, err);
-#else
-    (void)cmd;
-    (void)out;
-    err << "tandem: this build has no server (it is built by the native g++ presets)\n";
-    return exit_data;
-#endif
+    std::string name;
+    std::vector<std::string_view> args;
+    for (size_t i = 0; i < cmd.serve_args.size(); ++i) {
+        const std::string_view arg = cmd.serve_args[i];
+        if (arg == "--game") {
+            if (i + 1 >= cmd.serve_args.size()) {
+                err << "tandem serve: missing value for --game (accepted: " << game_names() << ")\n";
+                return exit_usage;
+            }
+            name = cmd.serve_args[++i];
+        } else if (arg.starts_with("--game=")) {
+            name = std::string(arg.substr(7));
+        } else {
+            args.push_back(arg);
+        }
+    }
+    const GameEntry* game = find_game(name);
+    if (game == nullptr) {
+        err << "tandem serve: unknown game '" << name << "' (accepted: " << game_names() << ")\n";
+        return exit_usage;
+    }
+    if (game->serve == nullptr) {
+        err << "tandem: this build has no server (it is built by the native g++ presets)\n";
+        return exit_data;
+    }
+    return game->serve(args, out, err);
 }
 
 }  // namespace

@@ -5,13 +5,34 @@
 #include "arena/sim.hpp"
 #include "cli/commands.hpp"
 #include "ships/sim.hpp"
+#ifdef TANDEM_HAVE_SERVER
+#include "arena/serve.hpp"
+#endif
 
 namespace tandem::cli {
 
 namespace {
+
+#ifdef TANDEM_HAVE_SERVER
+int serve_arena(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
+    auto hooks = arena::serve_hooks();
+    hooks.command = "tandem serve --game arena";
+    return tandem::server::serve_main<arena::Sim>(args, hooks, out, err);
+}
+
+GameEntry served(GameEntry entry, int (*serve)(std::span<const std::string_view>, std::ostream&, std::ostream&)) {
+    entry.serve = serve;
+    return entry;
+}
+#endif
+
 const std::vector<GameEntry>& registry() {
     static const std::vector<GameEntry> list = {
+#ifdef TANDEM_HAVE_SERVER
+        served(make_game_entry<arena::Sim>("gravity wells steered toward a point; pellets fall in and score"), &serve_arena),
+#else
         make_game_entry<arena::Sim>("gravity wells steered toward a point; pellets fall in and score"),
+#endif
         make_game_entry<ships::Sim>("ships on a wrap-around field shooting rocks that split, and each other"),
     };
     return list;

@@ -29,6 +29,8 @@ struct GameEntry {
     int (*dump)(const Command& cmd, std::ostream& out);
     int (*snapshot)(const Command& cmd, std::ostream& out, std::ostream& err);
     int (*replay)(const Command& cmd, std::span<const uint8_t> bytes, std::ostream& out, std::ostream& err);
+    // `tandem serve` for this game (its arguments without --game); null in a build without the server.
+    int (*serve)(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) = nullptr;
 };
 
 // The games, the default (the arena) first.

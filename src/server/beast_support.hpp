@@ -58,7 +58,7 @@ inline Ending ending_for_read_error(const error_code& ec) {
 template <class Body>
 void common_headers(http::response<Body>& response) {
     response.set(http::field::server, "tandem");
-    response.set("X-Content-Type-Options", "nosniff");  // the types below are exact
+    response.set("X-Content-Type-Options", "nosniff");  // every Content-Type sent is exact
 }
 
 }  // namespace tandem::server::detail

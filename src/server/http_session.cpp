@@ -103,12 +103,13 @@ void HttpSession::on_read(const error_code& ec) {
     }
     const bool keep_alive = request.keep_alive() && !server_.draining();
     if (const std::string_view t(request.target().data(), request.target().size());
-        t.substr(0, t.find('?')) == "/native/stream" &&
-        (request.method() == http::verb::get || request.method() == http::verb::head)) {
-        server_.native_stream(request, [self = shared_from_this(), keep_alive](http::message_generator response) {
-            self->write(std::move(response), keep_alive);
-        });
-        return;
+        request.method() == http::verb::get || request.method() == http::verb::head) {
+        if (const HttpRoute* route = server_.route_for(t.substr(0, t.find('?')))) {
+            server_.answer_route(*route, request, [self = shared_from_this(), keep_alive](http::message_generator response) {
+                self->write(std::move(response), keep_alive);
+            });
+            return;
+        }
     }
     http::message_generator response = server_.respond(request);
     stream_.expires_after(duration(server_.limits().http_idle_timeout_ns));

@@ -17,7 +17,7 @@ public:
     void start() { read(); }
     void tear_down();
 
-    // Writes a response that was produced later than the request's read (a native stream).
+    // Writes a response that was produced later than the request's read (a route's).
     void write(http::message_generator response, bool keep_alive);
 
 private:

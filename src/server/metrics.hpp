@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "server/room_port.hpp"
+#include "tandem/server/room_port.hpp"
 
 namespace tandem::server {
 

@@ -1,6 +1,6 @@
-// Parsing of `tandem serve` flags. Every refusal names the flag, what it got and what it
-// accepts; nothing here opens a socket or a file, so the tests see every branch.
-#include "server/options.hpp"
+// Parsing of `tandem serve` flags and its --help. Every refusal names the flag, what it got
+// and what it accepts; nothing here opens a socket or a file, so the tests see every branch.
+#include "tandem/server/options.hpp"
 
 #include <arpa/inet.h>  // inet_pton: the one IP-literal parser the socket layer will agree with
 
@@ -8,8 +8,6 @@
 #include <array>
 #include <cctype>
 
-#include "tandem/world/scenario.hpp"
-#include "tandem/world/world.hpp"
 
 namespace tandem::server {
 
@@ -18,15 +16,6 @@ namespace {
 using Parsed = Result<ServeCommand, ServeUsageError>;
 
 ServeUsageError usage(std::string message) { return ServeUsageError{std::move(message)}; }
-
-std::string scenario_names() {
-    std::string names;
-    for (const world::Scenario& s : world::scenarios()) {
-        if (!names.empty()) names += ", ";
-        names += s.name;
-    }
-    return names;
-}
 
 // Strict unsigned decimal in [min, max]: digits only, no sign, no spaces, no leading '+'.
 std::optional<uint64_t> whole_number(std::string_view text, uint64_t min, uint64_t max) {
@@ -106,10 +95,28 @@ std::optional<std::string> normalize_origin(std::string_view text) {
     return out;
 }
 
-Parsed parse_serve_args(std::span<const std::string_view> args) {
+Result<uint32_t, ServeUsageError> parse_flag_count(std::string_view flag, std::string_view value, uint32_t min, uint32_t max) {
+    const auto v = whole_number(value, min, max);
+    if (!v) {
+        return usage(std::string(flag) + " expects a whole number in " + std::to_string(min) + ".." + std::to_string(max) +
+                     " (got '" + std::string(value) + "')");
+    }
+    return static_cast<uint32_t>(*v);
+}
+
+Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags& flags) {
     ServeCommand command;
     ServeOptions& o = command.options;
     std::vector<std::string> seen;
+    // The kit's flags, then the game's: the list an unknown flag's message names.
+    std::vector<std::string> known = {"--host", "--port", "--web", "--pkg"};
+    if (flags.scenario) known.push_back("--scenario");
+    for (const FlagSpec& f : flags.game) known.push_back(f.flag);
+    for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--record", "--allow-origin", "--help"}) {
+        known.emplace_back(f);
+    }
+    std::string accepted;
+    for (const std::string& f : known) accepted += (accepted.empty() ? "" : ", ") + f;
 
     for (size_t i = 0; i < args.size(); ++i) {
         std::string_view flag = args[i];
@@ -124,14 +131,8 @@ Parsed parse_serve_args(std::span<const std::string_view> args) {
             command.help = true;
             return command;
         }
-        static constexpr std::array<std::string_view, 13> known = {
-            "--host",      "--port",        "--web",         "--pkg",          "--pellets",
-            "--scenario",  "--tick-hz",     "--input-delay", "--max-players",  "--max-watchers",
-            "--record",    "--allow-origin", "--help"};
         if (std::find(known.begin(), known.end(), flag) == known.end()) {
-            return usage("unknown option '" + std::string(args[i]) +
-                         "' (accepted: --host, --port, --web, --pkg, --pellets, --scenario, --tick-hz, "
-                         "--input-delay, --max-players, --max-watchers, --record, --allow-origin, --help)");
+            return usage("unknown option '" + std::string(args[i]) + "' (accepted: " + accepted + ")");
         }
         std::string_view value;
         if (inline_value) {
@@ -149,14 +150,7 @@ Parsed parse_serve_args(std::span<const std::string_view> args) {
             seen.push_back(name);
         }
         const std::string got = " (got '" + std::string(value) + "')";
-        auto count = [&](uint64_t min, uint64_t max) -> std::optional<uint32_t> {
-            const auto v = whole_number(value, min, max);
-            if (!v) return std::nullopt;
-            return static_cast<uint32_t>(*v);
-        };
-        auto range = [&](uint64_t min, uint64_t max) {
-            return name + " expects a whole number in " + std::to_string(min) + ".." + std::to_string(max) + got;
-        };
+        auto count = [&](uint32_t min, uint32_t max) { return parse_flag_count(flag, value, min, max); };
 
         if (flag == "--host") {
             if (!is_ip_literal(std::string(value))) {
@@ -165,35 +159,23 @@ Parsed parse_serve_args(std::span<const std::string_view> args) {
             o.host = std::string(value);
         } else if (flag == "--port") {
             const auto v = count(0, 65535);
-            if (!v) return usage(range(0, 65535) + "; 0 picks a free port");
+            if (!v) return usage(std::string(v.message()) + "; 0 picks a free port");
             o.port = static_cast<uint16_t>(*v);
         } else if (flag == "--web" || flag == "--pkg") {
             if (value.empty()) return usage(name + " expects a directory" + got);
             (flag == "--web" ? o.web_dir : o.pkg_dir) = std::string(value);
             (flag == "--web" ? o.web_dir_given : o.pkg_dir_given) = true;
-        } else if (flag == "--pellets") {
-            const auto v = count(1, world::max_pellet_count);
-            if (!v) return usage(range(1, world::max_pellet_count));
-            o.pellets = *v;
         } else if (flag == "--scenario") {
-            if (auto found = world::find_scenario(value); !found) return usage(std::string(found.message()));
-            o.scenario = std::string(value);
-        } else if (flag == "--tick-hz") {
-            const auto v = count(1, largest_tick_hz);
-            if (!v) return usage(range(1, largest_tick_hz));
-            o.tick_hz = *v;
+            if (value.empty()) return usage("--scenario expects a scenario's name" + got);
+            o.scenario = std::string(value);   // resolved by the game (ServeGame::scenario_problem)
         } else if (flag == "--input-delay") {
             const auto v = count(0, largest_input_delay);
-            if (!v) return usage(range(0, largest_input_delay));
+            if (!v) return usage(std::string(v.message()));
             o.input_delay_ticks = *v;
-        } else if (flag == "--max-players") {
+        } else if (flag == "--max-players" || flag == "--max-watchers") {
             const auto v = count(0, largest_connection_count);
-            if (!v) return usage(range(0, largest_connection_count));
-            o.max_players = *v;
-        } else if (flag == "--max-watchers") {
-            const auto v = count(0, largest_connection_count);
-            if (!v) return usage(range(0, largest_connection_count));
-            o.max_watchers = *v;
+            if (!v) return usage(std::string(v.message()));
+            (flag == "--max-players" ? o.max_players : o.max_watchers) = *v;
         } else if (flag == "--record") {
             if (value.empty()) return usage("--record expects a file path" + got);
             o.record_path = std::string(value);
@@ -206,62 +188,92 @@ Parsed parse_serve_args(std::span<const std::string_view> args) {
             if (std::find(o.allowed_origins.begin(), o.allowed_origins.end(), *origin) == o.allowed_origins.end()) {
                 o.allowed_origins.push_back(std::move(*origin));
             }
+        } else {
+            o.game_values.emplace_back(name, std::string(value));   // a game flag: the game reads it
         }
     }
-    if (o.pellets && !o.scenario.empty()) {
-        return usage("--pellets and --scenario are exclusive (a scenario fixes its own pellet count)");
+    if (!o.scenario.empty()) {
+        for (const FlagSpec& f : flags.game) {
+            if (f.scenario_conflict.empty()) continue;
+            for (const auto& [given, value] : o.game_values) {
+                if (given == f.flag) return usage(f.flag + " and --scenario are exclusive (" + f.scenario_conflict + ")");
+            }
+        }
     }
     return command;
 }
 
-std::string serve_help_text() {
-    return "usage: tandem serve [--host ADDR] [--port N] [--web DIR] [--pkg DIR]\n"
-           "                    [--pellets N | --scenario NAME] [--tick-hz HZ] [--input-delay TICKS]\n"
-           "                    [--max-players N] [--max-watchers N] [--record FILE]\n"
-           "                    [--allow-origin ORIGIN]...\n"
+namespace {
+
+// "  --flag VALUE" padded to the help's column, then the text's lines, the later ones indented to it.
+void help_entry(std::string& out, const std::string& head, const std::string& text) {
+    constexpr size_t column = 23;
+    out += "  " + head;
+    bool first = true;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t end = std::min(text.find('\n', start), text.size());
+        const std::string line = text.substr(start, end - start);
+        if (first) {
+            // At least two spaces after a head that reaches the column.
+            out += std::string(head.size() + 4 <= column ? column - 2 - head.size() : 2, ' ');
+        } else {
+            out += "\n" + std::string(column, ' ');
+        }
+        out += line;
+        first = false;
+        start = end + 1;
+    }
+    out += '\n';
+}
+
+}  // namespace
+
+std::string serve_help_text(const ServeHelp& help) {
+    std::string out = "usage: " + help.command + " [--host ADDR] [--port N] [--web DIR] [--pkg DIR]\n";
+    const std::string indent(7 + help.command.size() + 1, ' ');
+    std::string game_line;
+    if (!help.scenario_names.empty()) game_line += "[--scenario NAME] ";
+    for (const FlagSpec& f : help.game_flags) game_line += "[" + f.flag + " " + f.value_name + "] ";
+    if (!game_line.empty()) out += indent + game_line.substr(0, game_line.size() - 1) + "\n";
+    out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--record FILE]\n";
+    out += indent + "[--allow-origin ORIGIN]...\n";
+    out += "\n";
+    out += "Runs one room" + (help.game.empty() ? std::string() : " of " + help.game) +
+           ": the authoritative simulation, its tick loop, its players and watchers,\n"
+           "and the HTTP server for the page. Prints 'listening on http://HOST:PORT/' once it accepts.\n"
            "\n"
-           "Runs one room: the authoritative world, its tick loop, its players and watchers, and\n"
-           "the HTTP server for the page. Prints 'listening on http://HOST:PORT/' once it accepts.\n"
-           "\n"
-           "options:\n"
-           "  --host ADDR          IP address to bind (default 127.0.0.1: this machine only; 0.0.0.0\n"
-           "                       or :: is the explicit choice to accept other machines)\n"
-           "  --port N             TCP port, 0..65535 (default 8080; 0 picks a free one)\n"
-           "  --web DIR            the page's directory (default ./web)\n"
-           "  --pkg DIR            the WebAssembly package's directory (default ./build/wasm/package)\n"
-           "  --pellets N          the default world with N pellets, 1.." +
-           std::to_string(world::max_pellet_count) +
-           "\n"
-           "  --scenario NAME      a named scenario's world instead (" + scenario_names() +
-           ")\n"
-           "  --tick-hz HZ         simulation ticks per second, 1.." + std::to_string(largest_tick_hz) +
-           " (default: the world's, 60)\n"
-           "  --input-delay TICKS  ticks between an input's arrival and the tick it lands on,\n"
-           "                       0.." + std::to_string(largest_input_delay) +
-           " (default: the room's)\n"
-           "  --max-players N      players admitted at once (default: the room's)\n"
-           "  --max-watchers N     watchers admitted at once (default: the room's)\n"
-           "  --record FILE        write the match as a replay that `tandem replay` checks\n"
-           "  --allow-origin ORIGIN  also accept WebSocket connections from pages at ORIGIN\n"
-           "                       (http(s)://host[:port]); repeatable\n"
-           "  --help               this text\n"
-           "\n"
-           "URLs:\n"
-           "  /                    DIR/index.html; /X is the file DIR/X (the page maps its npm\n"
-           "                       dependencies, e.g. /node_modules/three/build/three.module.js)\n"
-           "  /pkg/X               the file X of the WebAssembly package (--pkg)\n"
-           "  /ws                  the room's WebSocket (binary messages only)\n"
-           "  /metrics             Prometheus text exposition\n"
-           "  /healthz             200 while the tick loop is on time; 503 when it has fallen behind\n"
-           "                       (a tick started over 4 steps late or a step dropped in the last\n"
-           "                       10 s, or the next tick overdue by 4 steps), before the first tick\n"
-           "                       and while draining\n"
-           "  /native/stream?scenario=NAME&ticks=N[&every=K]\n"
-           "                       a listed scenario's digest stream as this build computes it\n"
-           "                       (ticks 1..3600; every 1..N, default 1): '#' comment,\n"
-           "                       simulation_version, 'TICK DIGEST' lines; 400 for a bad query,\n"
-           "                       503 while another is being computed (off the tick loop)\n"
-           "  Files are sent with Cache-Control: no-cache and an ETag (a reload revalidates and gets\n"
+           "options:\n";
+    help_entry(out, "--host ADDR", "IP address to bind (default 127.0.0.1: this machine only; 0.0.0.0\n"
+                                   "or :: is the explicit choice to accept other machines)");
+    help_entry(out, "--port N", "TCP port, 0..65535 (default 8080; 0 picks a free one)");
+    help_entry(out, "--web DIR", "the page's directory (default ./web)");
+    help_entry(out, "--pkg DIR", "the WebAssembly package's directory (default ./build/wasm/package)");
+    if (!help.scenario_names.empty()) {
+        help_entry(out, "--scenario NAME", "start from a named scenario's config (" + help.scenario_names + ")");
+    }
+    for (const FlagSpec& f : help.game_flags) help_entry(out, f.flag + " " + f.value_name, f.help);
+    help_entry(out, "--input-delay TICKS", "ticks between an input's arrival and the tick it lands on,\n0.." +
+                                               std::to_string(largest_input_delay) + " (default: the room's)");
+    help_entry(out, "--max-players N", "players admitted at once (default: the room's)");
+    help_entry(out, "--max-watchers N", "watchers admitted at once (default: the room's)");
+    help_entry(out, "--record FILE", "write the match as a replay that `tandem replay` checks");
+    help_entry(out, "--allow-origin ORIGIN", "also accept WebSocket connections from pages at ORIGIN\n"
+                                             "(http(s)://host[:port]); repeatable");
+    help_entry(out, "--help", "this text");
+    out += "\n"
+           "URLs:\n";
+    help_entry(out, "/", "DIR/index.html; /X is the file DIR/X (the page maps its npm\n"
+                         "dependencies, e.g. /node_modules/three/build/three.module.js)");
+    help_entry(out, "/pkg/X", "the file X of the WebAssembly package (--pkg)");
+    help_entry(out, "/ws", "the room's WebSocket (binary messages only)");
+    help_entry(out, "/metrics", "Prometheus text exposition");
+    help_entry(out, "/healthz", "200 while the tick loop is on time; 503 when it has fallen behind\n"
+                                "(a tick started over 4 steps late or a step dropped in the last\n"
+                                "10 s, or the next tick overdue by 4 steps), before the first tick\n"
+                                "and while draining");
+    for (const std::string& line : help.route_usage) out += "  " + line + "\n";
+    out += "  Files are sent with Cache-Control: no-cache and an ETag (a reload revalidates and gets\n"
            "  304 when nothing changed), gzipped to a client that accepts gzip (text, JavaScript,\n"
            "  JSON, wasm, SVG; each file version compressed once, in the background: its first\n"
            "  request is answered uncompressed). Directories are never listed; a path that is not\n"
@@ -278,6 +290,7 @@ std::string serve_help_text() {
            "\n"
            "exit status: 0 after a signal, 1 when the port cannot be bound or a directory cannot\n"
            "be read, 2 for a command-line mistake.\n";
+    return out;
 }
 
 }  // namespace tandem::server

@@ -1,7 +1,11 @@
-// What an HTTP request is answered: /metrics, /healthz, /ws without an upgrade, the native
-// stream, and the static files (revalidated with ETags, gzipped when the client takes it).
-// The WebSocket origin rule lives here too: it is a property of a request.
+// What an HTTP request is answered: /metrics, /healthz, /ws without an upgrade, a game's
+// routes (HttpRoute: answered whenever and from whichever thread the route replies), and the
+// static files (revalidated with ETags, gzipped when the client takes it). The WebSocket
+// origin rule lives here too: it is a property of a request.
+#include <boost/asio/dispatch.hpp>
+
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 
 #include "server/transport.hpp"
@@ -110,39 +114,43 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
     return response;
 }
 
-void Server::native_stream(const http::request<http::string_body>& request,
-                           std::function<void(http::message_generator)> reply) {
+const HttpRoute* Server::route_for(std::string_view path) const {
+    for (const HttpRoute& route : routes_) {
+        if (route.path == path) return &route;
+    }
+    return nullptr;
+}
+
+void Server::answer_route(const HttpRoute& route, const http::request<http::string_body>& request,
+                          std::function<void(http::message_generator)> write) {
     const bool head = request.method() == http::verb::head;
     const unsigned version = request.version();
     const bool keep_alive = request.keep_alive();
-    auto text = [this, head, version, keep_alive](http::status status, std::string body) {
-        http::response<http::string_body> response{status, version};
+    // Built on this thread, whichever thread the route answers from.
+    auto respond = [this, head, version, keep_alive, write = std::move(write)](HttpResponse answer) {
+        http::response<http::string_body> response{static_cast<http::status>(answer.status), version};
         common_headers(response);
-        response.set(http::field::content_type, "text/plain; charset=utf-8");
+        response.set(http::field::content_type, answer.content_type);
         response.set(http::field::cache_control, "no-store");
-        if (status == http::status::service_unavailable) response.set(http::field::retry_after, "2");
+        for (const auto& [name, value] : answer.headers) response.set(name, value);
         response.keep_alive(keep_alive);
-        const size_t length = body.size();
-        response.body() = head ? std::string() : std::move(body);
-        response.content_length(length);
-        metrics_.http_response(static_cast<unsigned>(status));
-        return http::message_generator(std::move(response));
+        const size_t length = answer.body.size();
+        response.body() = head ? std::string() : std::move(answer.body);
+        response.content_length(length);  // HEAD: the length the GET would have had
+        metrics_.http_response(answer.status);
+        write(http::message_generator(std::move(response)));
     };
-    const std::string_view target(request.target().data(), request.target().size());
-    const size_t q = target.find('?');
-    const auto parsed = parse_native_stream_query(q == std::string_view::npos ? std::string_view{} : target.substr(q + 1));
-    if (!parsed) return reply(text(http::status::bad_request, std::string(parsed.message()) + "\n"));
-    if (auto known = native_streams_.text(parsed.value())) return reply(text(http::status::ok, std::move(*known)));
-    const NativeStreamRequest wanted = parsed.value();
-    // The worker's completion comes back to this thread; the reply is built from what it stored.
-    const bool started = native_streams_.start(wanted, [this, wanted, reply, text] {
-        asio::post(io_, [this, wanted, reply, text] {
-            auto known = native_streams_.text(wanted);
-            reply(known ? text(http::status::ok, std::move(*known))
-                        : text(http::status::service_unavailable, "the stream was not computed; ask again\n"));
-        });
-    });
-    if (!started) reply(text(http::status::service_unavailable, "another native stream is being computed; ask again in a moment\n"));
+    auto answered = std::make_shared<std::atomic<bool>>(false);
+    HttpReply reply = [gate = reply_gate_, answered, respond = std::move(respond)](HttpResponse answer) {
+        if (answered->exchange(true)) return;  // the first answer is the one sent
+        const std::lock_guard lock(gate->mutex);
+        if (gate->io == nullptr) return;      // the server has stopped
+        asio::dispatch(*gate->io, [respond, answer = std::move(answer)]() mutable { respond(std::move(answer)); });
+    };
+    HttpRequest asked;
+    asked.target = std::string(request.target().data(), request.target().size());
+    asked.head = head;
+    route.handle(asked, std::move(reply));
 }
 
 bool Server::origin_allowed(std::string_view origin_header) const {

@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <optional>
 #include <ostream>
 #include <tuple>
 
@@ -183,7 +185,19 @@ int Server::run(std::ostream& out, std::ostream& err) {
     schedule_tick();
     const std::string shown = address.is_v6() ? "[" + options_.host + "]" : options_.host;
     out << "listening on http://" << shown << ":" << port << "/" << std::endl;
+    {
+        const std::lock_guard lock(reply_gate_->mutex);
+        reply_gate_->io = &io_;
+    }
     io_.run();
+    {
+        // A route's answer from now on has no server to go to.
+        const std::lock_guard lock(reply_gate_->mutex);
+        reply_gate_->io = nullptr;
+    }
+    for (const HttpRoute& route : routes_) {
+        if (route.stop) route.stop();
+    }
     return 0;
 }
 
@@ -194,25 +208,61 @@ namespace tandem::server {
 
 using detail::Server;
 
-int serve(const ServeOptions& options, RoomPort& room, const TransportLimits& limits, std::ostream& out,
-          std::ostream& err) {
-    Server server(options, room, limits);
+namespace {
+
+// The paths the transport answers itself; a route may take none of them.
+std::optional<std::string> route_problem(const HttpRoute& route) {
+    const std::string_view path = route.path;
+    if (!path.starts_with('/') || path.find('?') != std::string_view::npos) {
+        return "a route's path is a URL path without a query (got '" + route.path + "')";
+    }
+    if (path == "/" || path == "/ws" || path == "/metrics" || path == "/healthz" || path == "/pkg" || path.starts_with("/pkg/")) {
+        return "a route may not take " + route.path + " (the transport serves it)";
+    }
+    if (!route.handle) return "the route " + route.path + " has no handler";
+    return std::nullopt;
+}
+
+}  // namespace
+
+int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute> routes, const TransportLimits& limits,
+          std::ostream& out, std::ostream& err) {
+    for (size_t i = 0; i < routes.size(); ++i) {
+        std::optional<std::string> problem = route_problem(routes[i]);
+        for (size_t j = 0; j < i && !problem; ++j) {
+            if (routes[j].path == routes[i].path) problem = "two routes take " + routes[i].path;
+        }
+        if (problem) {
+            err << "tandem serve: " << *problem << "\n";
+            return 2;
+        }
+    }
+    Server server(options, room, routes, limits);
     return server.run(out, err);
 }
 
-int serve_command(std::span<const std::string_view> args, const RoomFactory& make_room, const TransportLimits& limits,
+int serve_command(std::span<const std::string_view> args, const ServeGame& game, const TransportLimits& limits,
                   std::ostream& out, std::ostream& err) {
-    auto parsed = parse_serve_args(args);
+    const ServeFlags flags{game.flags, !game.scenario_names.empty()};
+    auto parsed = parse_serve_args(args, flags);
     if (!parsed.ok()) {
         err << "tandem serve: " << parsed.message() << "\n";
         return 2;
     }
     const ServeCommand& command = parsed.value();
     if (command.help) {
-        out << serve_help_text();
+        ServeHelp help{game.command, game.name, game.flags, game.scenario_names, {}};
+        for (const HttpRoute& route : game.routes) help.route_usage.insert(help.route_usage.end(), route.usage.begin(), route.usage.end());
+        out << serve_help_text(help);
         return 0;
     }
     const ServeOptions& options = command.options;
+    if (!options.scenario.empty() && game.scenario_problem) {
+        if (const auto problem = game.scenario_problem(options.scenario)) {
+            err << "tandem serve: " << *problem << "\n";
+            return 2;
+        }
+    }
     for (const auto& [dir, given, flag] : {std::tuple{options.web_dir, options.web_dir_given, "--web"},
                                            std::tuple{options.pkg_dir, options.pkg_dir_given, "--pkg"}}) {
         std::error_code ec;
@@ -221,12 +271,16 @@ int serve_command(std::span<const std::string_view> args, const RoomFactory& mak
             return 2;
         }
     }
-    auto room = make_room(options);
+    if (!game.make_room) {
+        err << "tandem serve: the game gives no room\n";
+        return 2;
+    }
+    auto room = game.make_room(options);
     if (!room.ok()) {
         err << "tandem serve: " << room.message() << "\n";
         return 2;
     }
-    return serve(options, *room.value(), limits, out, err);
+    return serve(options, *room.value(), game.routes, limits, out, err);
 }
 
 }  // namespace tandem::server

@@ -11,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <optional>
 #include <set>
@@ -23,9 +24,8 @@
 #include "server/health.hpp"
 #include "server/http_session.hpp"
 #include "server/metrics.hpp"
-#include "server/native_stream.hpp"
 #include "server/send_pacer.hpp"
-#include "server/server.hpp"
+#include "tandem/server/serve.hpp"
 #include "server/static_files.hpp"
 #include "server/ws_session.hpp"
 #include "tandem/core/tick_loop.hpp"
@@ -34,9 +34,10 @@ namespace tandem::server::detail {
 
 class Server {
 public:
-    Server(const ServeOptions& options, RoomPort& room, const TransportLimits& limits)
+    Server(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute> routes, const TransportLimits& limits)
         : options_(options),
           room_(room),
+          routes_(routes),
           limits_(limits),
           acceptor_(io_),
           signals_(io_, SIGINT, SIGTERM),
@@ -55,10 +56,12 @@ public:
     bool draining() const { return draining_; }
 
     http::message_generator respond(const http::request<http::string_body>& request);
-    // GET /native/stream: answered through `reply` at once (a known stream, a refusal, busy)
-    // or when the worker has computed it; the tick loop never waits for it.
-    void native_stream(const http::request<http::string_body>& request,
-                       std::function<void(http::message_generator)> reply);
+    // The game's route for this path, if one takes it (GET and HEAD only).
+    const HttpRoute* route_for(std::string_view path) const;
+    // Hands the request to the route; `write` gets the answer on this thread whenever the route
+    // replies (at once or from a thread of its own), never after the server stopped.
+    void answer_route(const HttpRoute& route, const http::request<http::string_body>& request,
+                      std::function<void(http::message_generator)> write);
     bool origin_allowed(std::string_view origin_header) const;
     void http_opened(const std::shared_ptr<HttpSession>& s) { http_sessions_.insert(s); }
     // The socket went on to a WebSocket session, which now owns it and its count.
@@ -136,6 +139,7 @@ private:
 
     const ServeOptions& options_;
     RoomPort& room_;
+    std::span<const HttpRoute> routes_;
     TransportLimits limits_;
     asio::io_context io_{1};
     tcp::acceptor acceptor_;
@@ -173,8 +177,13 @@ private:
     std::map<ConnectionId, std::shared_ptr<WsSession>> ws_sessions_;
     std::set<std::shared_ptr<WsSession>> ws_handshaking_;
     std::set<std::shared_ptr<HttpSession>> http_sessions_;
-    // Last: destroyed first, so its worker is stopped and joined while io_ still exists.
-    NativeStreams native_streams_;
+    // What a route's reply posts through, from any thread; closed (io = nullptr) when the
+    // server stops, so a worker's late answer is dropped instead of reaching a dead context.
+    struct ReplyGate {
+        std::mutex mutex;
+        asio::io_context* io = nullptr;
+    };
+    std::shared_ptr<ReplyGate> reply_gate_ = std::make_shared<ReplyGate>();
 };
 
 }  // namespace tandem::server::detail

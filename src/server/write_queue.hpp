@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <deque>
 
-#include "server/room_port.hpp"
+#include "tandem/server/room_port.hpp"
 
 namespace tandem::server {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "server/beast_support.hpp"
-#include "server/room_port.hpp"
+#include "tandem/server/room_port.hpp"
 #include "server/write_queue.hpp"
 
 namespace tandem::server::detail {

@@ -1,19 +1,19 @@
 // The native streams shipped with the page (web/native/NAME.txt, what "Check against native"
 // compares with when there is no server) are the native build's: at every 100th tick they are
-// tests/world/golden's streams, under the same simulation_version, and trig's whole stream is
+// tests/games/arena/golden's streams, under the same simulation_version, and trig's whole stream is
 // what the native CLI prints now (all four with TANDEM_NATIVE_STREAMS_ALL=1: crowd alone takes
 // minutes). And the page's stream arithmetic, in Node: parsing, lining up, the line it shows.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { CHECK_TICKS, SHIPPED_SCENARIOS, compareStreams, describeCheck, parseStream } from '../../web/native-check.mjs';
-import { repoRoot, tandemBinary } from './lib/harness.mjs';
+import { repoRoot, tandemBinary, unlessNoTandem } from './lib/harness.mjs';
 
 const shipped = (name) => parseStream(readFileSync(join(repoRoot, 'web/native', `${name}.txt`), 'utf8'));
-const golden = (name) => parseStream(readFileSync(join(repoRoot, 'tests/world/golden', `${name}.txt`), 'utf8'));
+const golden = (name) => parseStream(readFileSync(join(repoRoot, 'tests/games/arena/golden', `${name}.txt`), 'utf8'));
 
 describe('the native streams shipped with the page', () => {
   for (const name of SHIPPED_SCENARIOS) {
@@ -30,7 +30,7 @@ describe('the native streams shipped with the page', () => {
   const all = process.env.TANDEM_NATIVE_STREAMS_ALL === '1';
   for (const name of all ? SHIPPED_SCENARIOS : ['trig']) {
     test(`${name}: the whole shipped stream is what the native CLI prints now (tandem run --every 1)`,
-      { skip: existsSync(tandemBinary) ? false : `no ${tandemBinary}` }, async () => {
+      { skip: unlessNoTandem() }, async () => {
         const { stdout } = await promisify(execFile)(tandemBinary, ['run', '--scenario', name, '--ticks', String(CHECK_TICKS), '--every', '1'],
           { maxBuffer: 1 << 24, timeout: 600_000 });
         assert.deepEqual(shipped(name).points, parseStream(stdout).points, 'regenerate with web/native/generate.sh after a deliberate simulation change');

@@ -4,11 +4,10 @@
 // and saves a replay that the native `tandem replay` accepts. Without ?offline the page falls
 // back to the same mode by itself and tells the person there is no server.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { assertDownloadedReplayPasses, clickAndRead } from './lib/actions.mjs';
 import { hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
-import { assertSaysAway, openDemo, serverAndBrowser, sleep, tandemBinary } from './lib/harness.mjs';
+import { assertSaysAway, openDemo, serverAndBrowser, sleep, tandemBinary, unlessNoTandem } from './lib/harness.mjs';
 
 const env = serverAndBrowser(launchChromium);
 const figures = (page) => page.evaluate(() => window.__tandem.figures());
@@ -134,7 +133,7 @@ describe('the offline mode: a Room in the page', () => {
     await page.close();
   });
 
-  test('"Download replay" offline: the file the browser saves passes the native `tandem replay`', { skip: existsSync(tandemBinary) ? false : `no ${tandemBinary}` }, async () => {
+  test('"Download replay" offline: the file the browser saves passes the native `tandem replay`', { skip: unlessNoTandem() }, async () => {
     const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256');
     await verifiesTicks(page, 120);
     await assertDownloadedReplayPasses(page);

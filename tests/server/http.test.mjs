@@ -1,6 +1,6 @@
 // HTTP of `tandem serve` over loopback: files with exact MIME types and revalidation
 // headers, gzip to a client that asks for it, HEAD, no listings, no path out of the roots in
-// any spelling, /metrics, /healthz.
+// any spelling, /metrics, /healthz, and a game's own routes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
@@ -180,6 +180,28 @@ test('no spelling of a path reaches a file outside the roots', async () => {
   // The server is still up and counted every refusal.
   const { values } = await metrics(server.port);
   assert.ok(values['tandem_http_responses_total{status="400"}'] >= refusals.length);
+});
+
+test("a game's route answers from another thread later, HEAD without its body, once; other methods 405", async () => {
+  const later = await get('/stand-in/later?hello');
+  assert.equal(later.status, 200);
+  assert.equal(later.headers.get('content-type'), 'text/plain; charset=utf-8');
+  assert.equal(later.headers.get('cache-control'), 'no-store');
+  assert.equal(later.headers.get('x-stand-in'), 'later');
+  assert.equal(later.headers.get('server'), 'tandem');
+  assert.equal(await later.text(), 'later: hello\n');  // the route's second answer was dropped
+  const head = await rawHttp(server.port, '/stand-in/later?abc', { method: 'HEAD' });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers['content-length'], String('later: abc\n'.length));
+  assert.equal(head.body.length, 0);
+  const now = await get('/stand-in/now');
+  assert.equal(now.status, 202);
+  assert.equal(await now.text(), 'now\n');
+  assert.equal((await get('/stand-in/now', { method: 'POST' })).status, 405);
+  assert.equal((await get('/stand-in/nowhere')).status, 404);
+  // Two on one keep-alive connection, in order.
+  const again = await get('/stand-in/later?two');
+  assert.equal(await again.text(), 'later: two\n');
 });
 
 test('/ws without an upgrade is answered 426', async () => {

@@ -58,7 +58,9 @@ test('a command-line mistake is one line naming it, and exit status 2', () => {
     [['--port', '70000'], /--port expects a whole number in 0\.\.65535/],
     [['--host', 'example.com'], /--host expects an IP address/],
     [['--web', '/no/such/dir'], /--web expects a directory/],
-    [['--pellets', '10', '--scenario', 'orbits'], /exclusive/],
+    [['--size', '10', '--scenario', 'one'], /--size and --scenario are exclusive \(a scenario fixes its own size\)/],
+    [['--scenario', 'three'], /unknown scenario 'three' \(accepted: one, two\)/],
+    [['--tick-hz', '0'], /--tick-hz expects a whole number in 1\.\.1000 \(got '0'\)/],
     [['--frobnicate'], /unknown option '--frobnicate'/],
   ]) {
     const run = spawnSync(serverBinary, ['--', ...args], { encoding: 'utf8', timeout: 10_000 });

@@ -8,11 +8,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, metrics, sleep } from './support.mjs';
 
-const golden = (name) => readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../world/golden', `${name}.txt`), 'utf8');
+const golden = (name) => readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../games/arena/golden', `${name}.txt`), 'utf8');
 const points = (text) => text.split('\n').filter((l) => /^\d+ [0-9a-f]{16}$/.test(l));
 
 let server;
-before(async () => { server = await startServer(); });
+// The arena's route (its serve hooks install it): the real `tandem serve`, 64 pellets so the
+// sanitizer build keeps 60 Hz.
+before(async () => { server = await startServer({ realRoom: true, serve: ['--pellets', '64'] }); });
 after(async () => { await server?.stop(); });
 
 // A bounded wait for every answer: a server whose own thread computed streams would not answer.

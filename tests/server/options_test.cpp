@@ -1,7 +1,8 @@
-// Properties of src/server/options.*: every `tandem serve` flag accepted in both spellings,
-// every mistake refused with a message naming the flag and what it accepts, and origins
-// normalised the way browsers serialise them.
-#include "server/options.hpp"
+// Properties of src/server/options.*: every `tandem serve` flag accepted in both spellings, a
+// game's own flags handed back in order, every mistake refused with a message naming the flag
+// and what it accepts, the game's flags and routes in --help, and origins normalised the way
+// browsers serialise them.
+#include "tandem/server/options.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -11,8 +12,11 @@
 using namespace tandem::server;
 
 namespace {
+// A made-up game's flags: one a scenario fixes, one it does not.
+const std::vector<FlagSpec> game_flags = {{"--tick-hz", "HZ", "ticks per second", ""},
+                                          {"--crowd", "N", "how many\nof them", "a scenario fixes its own crowd"}};
 tandem::Result<ServeCommand, ServeUsageError> parse(std::vector<std::string_view> args) {
-    return parse_serve_args(args);
+    return parse_serve_args(args, ServeFlags{game_flags, true});
 }
 std::string refusal(std::vector<std::string_view> args) {
     const auto parsed = parse(std::move(args));
@@ -32,9 +36,8 @@ TEST_CASE("no flags: loopback on 8080, the page and package directories, room de
     CHECK(o.web_dir == "web");
     CHECK(o.pkg_dir == "build/wasm/package");
     CHECK_FALSE(o.web_dir_given);
-    CHECK_FALSE(o.pellets);
     CHECK(o.scenario.empty());
-    CHECK_FALSE(o.tick_hz);
+    CHECK(o.game_values.empty());
     CHECK_FALSE(o.input_delay_ticks);
     CHECK_FALSE(o.max_players);
     CHECK_FALSE(o.max_watchers);
@@ -43,7 +46,7 @@ TEST_CASE("no flags: loopback on 8080, the page and package directories, room de
 }
 
 TEST_CASE("every flag is read, as --flag value and as --flag=value") {
-    const auto spaced = parse({"--host", "::1", "--port", "0", "--web", "w", "--pkg", "p", "--pellets", "300",
+    const auto spaced = parse({"--host", "::1", "--port", "0", "--web", "w", "--pkg", "p", "--crowd", "300",
                                "--tick-hz", "30", "--input-delay", "3", "--max-players", "8", "--max-watchers", "1000",
                                "--record", "match.replay", "--allow-origin", "http://a.example",
                                "--allow-origin", "https://b.example:9000"});
@@ -55,19 +58,20 @@ TEST_CASE("every flag is read, as --flag value and as --flag=value") {
     CHECK(o.web_dir_given);
     CHECK(o.pkg_dir == "p");
     CHECK(o.pkg_dir_given);
-    CHECK(o.pellets == 300u);
-    CHECK(o.tick_hz == 30u);
+    // The game's, as given and in order: the game parses its own values.
+    CHECK(o.game_values == std::vector<std::pair<std::string, std::string>>{{"--crowd", "300"}, {"--tick-hz", "30"}});
     CHECK(o.input_delay_ticks == 3u);
     CHECK(o.max_players == 8u);
     CHECK(o.max_watchers == 1000u);
     CHECK(o.record_path == "match.replay");
     CHECK(o.allowed_origins == std::vector<std::string>{"http://a.example", "https://b.example:9000"});
 
-    const auto joined = parse({"--host=0.0.0.0", "--port=9", "--scenario=orbits"});
+    const auto joined = parse({"--host=0.0.0.0", "--port=9", "--scenario=orbits", "--tick-hz=5"});
     REQUIRE(joined.ok());
     CHECK(joined->options.host == "0.0.0.0");
     CHECK(joined->options.port == 9);
     CHECK(joined->options.scenario == "orbits");
+    CHECK(joined->options.game_values == std::vector<std::pair<std::string, std::string>>{{"--tick-hz", "5"}});
 }
 
 TEST_CASE("--help wins wherever it stands") {
@@ -75,6 +79,34 @@ TEST_CASE("--help wins wherever it stands") {
     CHECK(parse({"--port", "1", "-h"})->help);
     CHECK(serve_help_text().find("--allow-origin") != std::string::npos);
     CHECK(serve_help_text().find("/pkg/") != std::string::npos);
+}
+
+TEST_CASE("--help lists the game's flags, its scenarios and its routes; without them, none") {
+    ServeHelp help;
+    help.command = "tandem serve --game toy";
+    help.game = "toy";
+    help.game_flags = game_flags;
+    help.scenario_names = "orbits, trig";
+    help.route_usage = {"/toy/thing           what the toy serves"};
+    const std::string text = serve_help_text(help);
+    CHECK(text.starts_with("usage: tandem serve --game toy [--host ADDR]"));
+    CHECK(text.find("[--scenario NAME] [--tick-hz HZ] [--crowd N]\n") != std::string::npos);
+    CHECK(text.find("\n  --tick-hz HZ         ticks per second\n") != std::string::npos);
+    CHECK(text.find("\n  --crowd N            how many\n                       of them\n") != std::string::npos);
+    CHECK(text.find("(orbits, trig)") != std::string::npos);
+    CHECK(text.find("\n  /toy/thing           what the toy serves\n") != std::string::npos);
+    CHECK(text.find("Runs one room of toy:") != std::string::npos);
+    const std::string bare = serve_help_text();
+    CHECK(bare.find("--scenario") == std::string::npos);
+    CHECK(bare.find("--tick-hz") == std::string::npos);
+}
+
+TEST_CASE("without a game's flags or scenarios, the kit's flags alone are accepted") {
+    const auto r = parse_serve_args(std::vector<std::string_view>{"--tick-hz", "30"});
+    REQUIRE_FALSE(r);
+    CHECK(r.message() == "unknown option '--tick-hz' (accepted: --host, --port, --web, --pkg, --input-delay, "
+                         "--max-players, --max-watchers, --record, --allow-origin, --help)");
+    CHECK_FALSE(parse_serve_args(std::vector<std::string_view>{"--scenario", "orbits"}));
 }
 
 TEST_CASE("each command-line mistake names the flag and what is accepted") {
@@ -86,18 +118,28 @@ TEST_CASE("each command-line mistake names the flag and what is accepted") {
     CHECK(refusal({"--port", "99999999999999999999999"}).starts_with("--port expects a whole number"));
     CHECK(refusal({"--host", "localhost"}).starts_with("--host expects an IP address"));
     CHECK(refusal({"--host", "1.2.3"}).starts_with("--host expects an IP address"));
-    CHECK(refusal({"--pellets", "0"}).starts_with("--pellets expects a whole number in 1..131072"));
-    CHECK(refusal({"--pellets", "131073"}).starts_with("--pellets expects a whole number in 1..131072"));
-    CHECK(refusal({"--tick-hz", "0"}).starts_with("--tick-hz expects a whole number in 1..1000"));
-    CHECK(refusal({"--input-delay", "601"}).starts_with("--input-delay expects a whole number in 0..600"));
-    CHECK(refusal({"--scenario", "nope"}).starts_with("unknown scenario 'nope' (accepted: orbits"));
-    CHECK(refusal({"--pellets", "5", "--scenario", "orbits"}).find("exclusive") != std::string::npos);
+    CHECK(refusal({"--input-delay", "601"}) == "--input-delay expects a whole number in 0..600 (got '601')");
+    CHECK(refusal({"--max-players", "100001"}).starts_with("--max-players expects a whole number in 0..100000"));
+    CHECK(refusal({"--crowd", "5", "--scenario", "orbits"}) ==
+          "--crowd and --scenario are exclusive (a scenario fixes its own crowd)");
+    CHECK(parse({"--tick-hz", "5", "--scenario", "orbits"}));   // a flag a scenario does not fix
+    CHECK(refusal({"--tick-hz", "1", "--tick-hz", "2"}) == "--tick-hz given twice (each option but --allow-origin is accepted once)");
+    CHECK(refusal({"--crowd"}) == "missing value for --crowd");
+    CHECK(refusal({"--scenario", ""}).starts_with("--scenario expects a scenario's name"));
     CHECK(refusal({"--port", "1", "--port", "2"}) ==
           "--port given twice (each option but --allow-origin is accepted once)");
     CHECK(refusal({"--allow-origin", "example.com"}).starts_with("--allow-origin expects an origin"));
     CHECK(refusal({"--record", ""}).starts_with("--record expects a file path"));
-    CHECK(refusal({"serve"}).starts_with("unknown option 'serve' (accepted: --host,"));
+    CHECK(refusal({"serve"}) == "unknown option 'serve' (accepted: --host, --port, --web, --pkg, --scenario, --tick-hz, "
+                                "--crowd, --input-delay, --max-players, --max-watchers, --record, --allow-origin, --help)");
     CHECK(refusal({"--verbose"}).starts_with("unknown option '--verbose'"));
+}
+
+TEST_CASE("a game flag's whole number is parsed as the kit's are") {
+    CHECK(parse_flag_count("--tick-hz", "30", 1, 1000).value() == 30u);
+    CHECK(parse_flag_count("--tick-hz", "0", 1, 1000).message() == "--tick-hz expects a whole number in 1..1000 (got '0')");
+    CHECK_FALSE(parse_flag_count("--tick-hz", "+3", 1, 1000));
+    CHECK_FALSE(parse_flag_count("--tick-hz", "4294967296", 0, 4294967295u));
 }
 
 TEST_CASE("a flag's value may not be the next flag") {

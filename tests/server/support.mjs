@@ -3,13 +3,17 @@
 // and read the server's own /metrics. Nothing here decides a verdict; the tests do.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, writeFileSync, symlinkSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const serverBinary = process.env.TANDEM_TEST_SERVER;
-if (!serverBinary) throw new Error('TANDEM_TEST_SERVER must name the tandem_test_server executable');
+if (!serverBinary || !existsSync(serverBinary)) {
+  throw new Error(`TANDEM_TEST_SERVER must name the built tandem_test_server executable (got '${serverBinary ?? ''}')`);
+}
+// The real `tandem` (realRoom below): a suite that needs it fails without it, never skips.
+export const tandemBinary = process.env.TANDEM_BINARY;
 
 // A module large enough to be worth compressing (about 40 KB of varied lines).
 export const bigScript = Array.from({ length: 1500 }, (_, i) => `export const v${i} = ${(i * 2654435761) % 1000003};\n`).join('');
@@ -50,8 +54,11 @@ export function makeSite() {
 // flags (--frame-bytes, --queue-cap, ...), `serve` the `tandem serve` flags.
 // realRoom: `tandem serve` itself (the room of src/net) instead of the stand-in.
 export async function startServer({ fixture = [], serve = [], site = makeSite(), env = {}, realRoom = false } = {}) {
+  if (realRoom && (!tandemBinary || !existsSync(tandemBinary))) {
+    throw new Error(`TANDEM_BINARY must name the built tandem executable (got '${tandemBinary ?? ''}')`);
+  }
   const common = ['--port', '0', '--web', site.web, '--pkg', site.pkg, ...serve];
-  const [binary, args] = realRoom ? [process.env.TANDEM_BINARY, ['serve', ...common]] : [serverBinary, [...fixture, '--', ...common]];
+  const [binary, args] = realRoom ? [tandemBinary, ['serve', ...common]] : [serverBinary, [...fixture, '--', ...common]];
   const child = spawn(binary, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

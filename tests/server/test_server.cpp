@@ -5,14 +5,15 @@
 #include <chrono>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "server/room_port.hpp"
-#include "server/server.hpp"
-#include "tandem/core/digest.hpp"
-#include "tandem/world/world.hpp"
+#include "tandem/server/room_port.hpp"
+#include "tandem/server/serve.hpp"
 
 namespace {
 
@@ -100,12 +101,10 @@ private:
 
 // usage: tandem_test_server [--frame-bytes N] [--max-message N] [--queue-cap N]
 //          [--idle-ms N] [--handshake-ms N] [--close-ms N] [--http-idle-ms N] [--echo 0|1] -- SERVE-ARGS...
+// SERVE-ARGS are `tandem serve`'s, for a stand-in "game" with two flags of its own (--tick-hz,
+// and --size, which a scenario fixes) and two scenarios (one, two), so the command's handling
+// of a game's flags is exercised too.
 int main(int argc, char** argv) {
-    // The room tests (room.test.mjs) need the build's fingerprint hash to say a valid hello.
-    if (argc == 2 && std::string_view(argv[1]) == "--fingerprint-hash") {
-        std::cout << tandem::hex64(tandem::world::fingerprint_hash()) << "\n";
-        return 0;
-    }
     uint32_t frame_bytes = 64;
     uint32_t max_message = 1024;
     bool echo = true;
@@ -137,8 +136,53 @@ int main(int argc, char** argv) {
         }
     }
     for (; i < argc; ++i) serve_args.emplace_back(argv[i]);
-    const RoomFactory stand_in = [&](const ServeOptions& options) -> tandem::Result<std::unique_ptr<RoomPort>, ServeUsageError> {
-        return std::unique_ptr<RoomPort>(std::make_unique<StandInRoom>(frame_bytes, max_message, options.tick_hz.value_or(60), echo));
+    ServeGame game;
+    game.name = "stand-in";
+    game.flags = {{"--tick-hz", "HZ", "ticks per second, 1.." + std::to_string(largest_tick_hz) + " (default 60)", ""},
+                  {"--size", "N", "the stand-in's size, 1..100 (its frames do not change)", "a scenario fixes its own size"}};
+    game.scenario_names = "one, two";
+    game.scenario_problem = [](std::string_view name) -> std::optional<std::string> {
+        if (name == "one" || name == "two") return std::nullopt;
+        return "unknown scenario '" + std::string(name) + "' (accepted: one, two)";
     };
-    return serve_command(serve_args, stand_in, limits, std::cout, std::cerr);
+    game.make_room = [&](const ServeOptions& options) -> tandem::Result<std::unique_ptr<RoomPort>, ServeUsageError> {
+        uint32_t tick_hz = 60;
+        for (const auto& [flag, value] : options.game_values) {
+            const auto v = flag == "--tick-hz" ? parse_flag_count(flag, value, 1, largest_tick_hz) : parse_flag_count(flag, value, 1, 100);
+            if (!v) return v.error();
+            if (flag == "--tick-hz") tick_hz = *v;
+        }
+        return std::unique_ptr<RoomPort>(std::make_unique<StandInRoom>(frame_bytes, max_message, tick_hz, echo));
+    };
+    // A route answering from a thread of its own 50 ms later: GET /stand-in/later?TEXT answers
+    // "later: TEXT" with an X-Stand-In header; /stand-in/now answers on the server's thread.
+    struct Later {
+        std::mutex mutex;
+        std::vector<std::thread> threads;
+    };
+    auto later = std::make_shared<Later>();
+    HttpRoute late;
+    late.path = "/stand-in/later";
+    late.usage = {"/stand-in/later?TEXT  answered 50 ms later from another thread"};
+    late.handle = [later](const HttpRequest& request, HttpReply reply) {
+        const std::lock_guard lock(later->mutex);
+        later->threads.emplace_back([text = std::string(request.query()), reply] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            HttpResponse response;
+            response.body = "later: " + text + "\n";
+            response.headers.emplace_back("X-Stand-In", "later");
+            reply(response);
+            reply(HttpResponse{500, "text/plain; charset=utf-8", "a second answer\n", {}});   // dropped
+        });
+    };
+    late.stop = [later] {
+        const std::lock_guard lock(later->mutex);
+        for (std::thread& t : later->threads) t.join();
+        later->threads.clear();
+    };
+    HttpRoute now;
+    now.path = "/stand-in/now";
+    now.handle = [](const HttpRequest&, HttpReply reply) { reply(HttpResponse{202, "text/plain; charset=utf-8", "now\n", {}}); };
+    game.routes = {late, now};
+    return serve_command(serve_args, game, limits, std::cout, std::cerr);
 }

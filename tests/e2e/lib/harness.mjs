@@ -48,11 +48,25 @@ export function serverAndBrowser(launch, start = startServer, skip = false) {
 }
 
 /**
+ * A test's `skip` for a prerequisite: false when it is there, else why the test cannot run.
+ * Under CI=true a missing prerequisite throws instead (the file fails): a CI run that skipped
+ * the tests needing it would pass having tested nothing.
+ */
+export function unlessMissing(present, why) {
+  if (present) return false;
+  if (process.env.CI === 'true') throw new Error(`${why}: a prerequisite is missing, which under CI=true fails instead of skipping`);
+  return why;
+}
+
+/** Skip (or, under CI=true, fail) unless the native `tandem` is built. */
+export const unlessNoTandem = () => unlessMissing(existsSync(tandemBinary), `no ${tandemBinary} (build-scripts/build native)`);
+
+/**
  * The same pair around the real server: `tandem serve` (startTandemServe) and one browser.
  * `skip` says why the file's tests cannot run (no native build); then no hook starts anything.
  */
 export function tandemServeAndBrowser(launch) {
-  const skip = existsSync(tandemBinary) ? false : `no ${tandemBinary} (build-scripts/build native)`;
+  const skip = unlessNoTandem();
   return serverAndBrowser(launch, () => startTandemServe(), skip);
 }
 

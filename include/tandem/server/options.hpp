@@ -1,0 +1,93 @@
+// `tandem serve` flags as a value, parsed by a pure function so every mistake is tested
+// without a process. The kit's flags (where to listen, what to serve, the room's limits, a
+// scenario) are parsed here; a game's own flags are declared by the game (FlagSpec) and their
+// values handed back in command-line order for the game to apply. Parsing never touches the
+// network or the file system (the directories are checked when the server starts); it must
+// never accept a flag it would then ignore.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tandem/core/result.hpp"
+
+namespace tandem::server {
+
+inline constexpr uint16_t default_port = 8080;
+inline constexpr uint32_t largest_tick_hz = 1000;      // a step under 1 ms is not a game tick
+inline constexpr uint32_t largest_input_delay = 600;   // ten seconds at 60 Hz
+inline constexpr uint32_t largest_connection_count = 100'000;
+
+// One flag a game adds to `tandem serve` (its value is the game's to read).
+struct FlagSpec {
+    std::string flag;         // "--tick-hz"
+    std::string value_name;   // "HZ", for the usage line and --help
+    std::string help;         // what it sets, one or more lines without the flag (--help indents them)
+    // Non-empty: the flag sets what a scenario fixes, so it is refused beside --scenario, and
+    // this says why ("a scenario fixes its own pellet count").
+    std::string scenario_conflict;
+};
+
+// What the command line may hold beyond the kit's own flags.
+struct ServeFlags {
+    std::span<const FlagSpec> game;   // the game's flags, each accepted once
+    bool scenario = false;            // --scenario NAME (a game with scenarios); the name is checked later
+};
+
+struct ServeOptions {
+    // Loopback unless the user says otherwise: a wider bind is an explicit choice.
+    std::string host = "127.0.0.1";
+    uint16_t port = default_port;                  // 0: any free port (printed when listening)
+    std::string web_dir = "web";                   // every URL but /pkg/... resolves under it
+    std::string pkg_dir = "build/wasm/package";    // /pkg/X resolves to pkg_dir/X
+    bool web_dir_given = false;                    // an explicit directory must exist
+    bool pkg_dir_given = false;
+    std::string scenario;                          // a named scenario's config ("" = the game's default)
+    std::optional<uint32_t> input_delay_ticks;     // unset: the room's default
+    std::optional<uint32_t> max_players;
+    std::optional<uint32_t> max_watchers;
+    std::string record_path;                       // "" = no replay written
+    std::vector<std::string> allowed_origins;      // normalised; added to the defaults
+    // The game's flags as given ({"--tick-hz", "30"}), in command-line order.
+    std::vector<std::pair<std::string, std::string>> game_values;
+};
+
+struct ServeCommand {
+    bool help = false;
+    ServeOptions options;
+};
+
+// A command-line mistake: what was wrong and what is accepted, in one sentence.
+struct ServeUsageError {
+    std::string message;
+};
+inline std::string_view error_name(const ServeUsageError&) { return "usage"; }
+inline std::string_view describe(const ServeUsageError& e) { return e.message; }
+
+// args: what follows `serve` on the command line.
+Result<ServeCommand, ServeUsageError> parse_serve_args(std::span<const std::string_view> args, const ServeFlags& flags = {});
+
+// A game flag's whole number in [min, max] (digits only), or the message every flag of the
+// kit gives: "--tick-hz expects a whole number in 1..1000 (got 'x')".
+Result<uint32_t, ServeUsageError> parse_flag_count(std::string_view flag, std::string_view value, uint32_t min, uint32_t max);
+
+// An origin as browsers serialise it: lower-case scheme and host, no default port, no path.
+// Refuses anything that is not http(s)://host[:port].
+std::optional<std::string> normalize_origin(std::string_view text);
+
+// What `tandem serve --help` says beyond the kit's own flags and URLs.
+struct ServeHelp {
+    std::string command = "tandem serve";   // the usage line's command ("tandem serve --game ships")
+    std::string game;                        // the game's name, "" when not to be named
+    std::span<const FlagSpec> game_flags;
+    std::string scenario_names;              // "" = no --scenario
+    std::vector<std::string> route_usage;    // each route's lines for the URL list (HttpRoute::usage)
+};
+std::string serve_help_text(const ServeHelp& help = {});
+
+}  // namespace tandem::server

@@ -1,0 +1,110 @@
+// `tandem serve` as a library: the transport that moves bytes between sockets and a room, the
+// hooks through which a game adds its own HTTP routes, and the command (flags to exit status)
+// around a room that a game's factory builds. The transport keeps time and guards the door; it
+// decides nothing about the game, and it must never block the tick on a slow client or a route.
+// A game's own main is serve_main.hpp's serve_main<G>; this header is what it is built on.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tandem/core/result.hpp"
+#include "tandem/server/options.hpp"
+#include "tandem/server/room_port.hpp"
+
+namespace tandem::server {
+
+// The transport's bounds, each with its reason; tests shorten the timeouts.
+struct TransportLimits {
+    // Per connection. The room's flow control pauses a slow reader long before this; the
+    // cap is the backstop that closes a peer the room could not stop (1008).
+    uint64_t write_queue_cap_bytes = uint64_t{1} << 20;
+    // The opening and closing handshakes (and an HTTP request's headers) must finish in this.
+    int64_t handshake_timeout_ns = 5'000'000'000;
+    // A WebSocket silent this long is dropped; a ping goes out at half of it.
+    int64_t idle_timeout_ns = 30'000'000'000;
+    // A keep-alive HTTP connection idle this long is closed.
+    int64_t http_idle_timeout_ns = 30'000'000'000;
+    // After the close frame is queued, the peer has this long to take it before the socket
+    // is torn down (a client that stopped reading never will).
+    int64_t close_timeout_ns = 1'000'000'000;
+    // SIGINT/SIGTERM: everything still open after this is torn down and the process exits.
+    int64_t drain_deadline_ns = 1'500'000'000;
+    // Open sockets of any kind; past it new connections are refused (503), so file
+    // descriptors and memory stay bounded whatever the room admits.
+    uint32_t max_open_sockets = 16'384;
+};
+
+// ---- Routes: a game's own URLs ------------------------------------------------------------
+// A GET or HEAD of a route's path (any query) is handed to the route; every other URL stays
+// the transport's (the files, /pkg/, /ws, /metrics, /healthz, which no route may take).
+struct HttpRequest {
+    std::string target;   // path and query as sent ("/native/stream?scenario=trig&ticks=10")
+    bool head = false;    // HEAD: the answer's headers are sent without its body
+    std::string_view path() const { return std::string_view(target).substr(0, target.find('?')); }
+    // After the '?', "" when there is none.
+    std::string_view query() const {
+        const size_t q = target.find('?');
+        return q == std::string::npos ? std::string_view{} : std::string_view(target).substr(q + 1);
+    }
+};
+
+struct HttpResponse {
+    uint16_t status = 200;
+    std::string content_type = "text/plain; charset=utf-8";
+    std::string body;
+    // Sent besides Server, X-Content-Type-Options, Content-Type, Content-Length and
+    // Cache-Control (no-store: a route's answer is computed, never a file).
+    std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// Answers the request: once, from any thread, now or later. The transport writes the answer on
+// its own thread; an answer after the server stopped, or a second one, is dropped.
+using HttpReply = std::function<void(HttpResponse)>;
+
+struct HttpRoute {
+    std::string path;                 // exact, starting with '/': "/native/stream"
+    // Runs on the server's thread, which also runs the ticks: it must return at once and hand
+    // any work that takes longer to a thread of its own, answering through `reply` from there.
+    std::function<void(const HttpRequest& request, HttpReply reply)> handle;
+    // Called once the server has stopped serving (after the drain), before serve() returns: a
+    // route's worker stops here. May be empty.
+    std::function<void()> stop;
+    std::vector<std::string> usage;   // its lines in --help's list of URLs (the first names it)
+};
+
+// Binds, prints "listening on http://HOST:PORT/" on out, and serves until SIGINT/SIGTERM.
+// Returns 0 after a clean drain, 1 when the address cannot be bound, 2 when a route takes a
+// path the transport serves itself.
+int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute> routes,
+          const TransportLimits& limits, std::ostream& out, std::ostream& err);
+
+// ---- The command ----------------------------------------------------------------------------
+// A game as `tandem serve` sees it, without its type: what its flags are, how to check a
+// scenario's name, how to build its room from the parsed options, and its routes.
+// serve_main<G> (serve_main.hpp) builds one from a game's traits and its GameServe<G>.
+struct ServeGame {
+    std::string command = "tandem serve";    // for --help's usage line
+    std::string name;                         // the game's name, for --help ("" = unnamed)
+    std::vector<FlagSpec> flags;              // the game's own flags
+    // What --scenario accepts ("" = the game has no scenarios: --scenario is unknown), and why
+    // a name does not resolve (nullopt when it does).
+    std::string scenario_names;
+    std::function<std::optional<std::string>(std::string_view name)> scenario_problem;
+    // The room the parsed options ask for; a refusal is a command-line mistake (exit 2).
+    std::function<Result<std::unique_ptr<RoomPort>, ServeUsageError>(const ServeOptions&)> make_room;
+    std::vector<HttpRoute> routes;
+};
+
+// `tandem serve ARGS...`: --help, exit 2 on any command-line mistake, then serve().
+int serve_command(std::span<const std::string_view> args, const ServeGame& game, const TransportLimits& limits,
+                  std::ostream& out, std::ostream& err);
+
+}  // namespace tandem::server

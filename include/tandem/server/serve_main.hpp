@@ -1,0 +1,94 @@
+// `tandem serve` for a game: serve_main<G> reads the kit's flags, the game's own (GameOption),
+// --scenario for a game with scenarios, builds a GameRoom<G> and serves it with the game's
+// routes. A new game's server is a main of a few lines:
+//   int main(int argc, char** argv) { return tandem::server::serve_main<mygame::Sim>(argc, argv, mygame::serve_hooks()); }
+#pragma once
+
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tandem/server/game_room.hpp"
+#include "tandem/server/serve.hpp"
+#include "tandem/sim/scenario.hpp"
+
+namespace tandem::server {
+
+// One flag of a game: what --help says, and how its value changes the game's config (the
+// message of a refusal, nullopt when applied). Applied in command-line order, after --scenario.
+template <class Config>
+struct GameOption {
+    FlagSpec spec;
+    std::function<std::optional<std::string>(Config& config, std::string_view value)> apply;
+};
+
+// What a game adds to `tandem serve`.
+template <sim::Simulation G>
+struct GameServe {
+    std::string command = "tandem serve";   // for --help's usage line
+    std::vector<GameOption<typename G::Config>> options;
+    std::vector<HttpRoute> routes;
+    // --max-players N: the room offers N seats, and a game whose config bounds its players
+    // may make room for them here (the arena adds wells). Empty: the config is left as it is.
+    std::function<void(typename G::Config& config, uint32_t seats)> make_seats;
+};
+
+template <sim::Simulation G>
+ServeGame serve_game(const GameServe<G>& game) {
+    ServeGame out;
+    out.command = game.command;
+    out.name = std::string(G::name);
+    for (const auto& option : game.options) out.flags.push_back(option.spec);
+    if constexpr (sim::Scripted<G>) {
+        out.scenario_names = G::scenario_names_accepted();
+        out.scenario_problem = [](std::string_view name) -> std::optional<std::string> {
+            auto found = G::find_scenario(name);
+            if (found) return std::nullopt;
+            return std::string(found.message());
+        };
+    }
+    out.routes = game.routes;
+    out.make_room = [game](const ServeOptions& options) -> Result<std::unique_ptr<RoomPort>, ServeUsageError> {
+        net::RoomConfig<G> config;
+        if constexpr (sim::Scripted<G>) {
+            if (!options.scenario.empty()) {
+                auto found = G::find_scenario(options.scenario);
+                if (!found) return ServeUsageError{std::string(found.message())};
+                config.game = G::config_of(G::start(*found));
+            }
+        }
+        for (const auto& [flag, value] : options.game_values) {
+            for (const auto& option : game.options) {
+                if (option.spec.flag != flag) continue;
+                if (auto problem = option.apply(config.game, value)) return ServeUsageError{*problem};
+            }
+        }
+        if (options.input_delay_ticks) config.input_delay_ticks = *options.input_delay_ticks;
+        if (options.max_players) {
+            config.max_players = *options.max_players;
+            if (game.make_seats) game.make_seats(config.game, *options.max_players);
+        }
+        if (options.max_watchers) config.max_watchers = *options.max_watchers;
+        return GameRoom<G>::create(config, options.record_path);
+    };
+    return out;
+}
+
+// `tandem serve ARGS...` for G: the process exit status.
+template <sim::Simulation G>
+int serve_main(std::span<const std::string_view> args, const GameServe<G>& game, std::ostream& out, std::ostream& err,
+               const TransportLimits& limits = {}) {
+    return serve_command(args, serve_game<G>(game), limits, out, err);
+}
+
+template <sim::Simulation G>
+int serve_main(int argc, char** argv, const GameServe<G>& game) {
+    const std::vector<std::string_view> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+    return serve_main<G>(args, game, std::cout, std::cerr);
+}
+
+}  // namespace tandem::server
