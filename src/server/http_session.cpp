@@ -2,6 +2,7 @@
 // WebSocket upgrade at /ws (origin checked, not while draining) to a WsSession.
 #include "server/http_session.hpp"
 
+#include "server/request_rules.hpp"
 #include "server/transport.hpp"
 
 namespace tandem::server::detail {
@@ -39,6 +40,33 @@ void HttpSession::on_read(const error_code& ec) {
         return;
     }
     http::request<http::string_body> request = parser_->release();
+    {
+        // RFC 9112 6.3: framing the server cannot know ends the connection with a 400, so the
+        // bytes after it are never read as a request of their own (smuggling).
+        const auto te = request.find(http::field::transfer_encoding);
+        std::optional<std::string_view> problem = transfer_encoding_problem(
+            te == request.end() ? std::nullopt : std::optional<std::string_view>(std::string_view(te->value().data(), te->value().size())),
+            request.find(http::field::content_length) != request.end(), request.version());
+        // RFC 6455 4.2.1: an upgrade's key must be the base64 of 16 bytes.
+        if (!problem && websocket::is_upgrade(request)) {
+            const auto key = request.find(http::field::sec_websocket_key);
+            if (key == request.end() || !valid_websocket_key(std::string_view(key->value().data(), key->value().size()))) {
+                problem = "bad_websocket_key";
+                server_.metrics().handshake_refused("bad_websocket_key");
+            }
+        }
+        if (problem) {
+            http::response<http::string_body> bad{http::status::bad_request, request.version()};
+            bad.set(http::field::content_type, "text/plain; charset=utf-8");
+            bad.set(http::field::connection, "close");
+            bad.body() = "bad request: " + std::string(*problem) + "\n";
+            bad.prepare_payload();
+            server_.metrics().http_response(400);
+            beast::async_write(stream_, http::message_generator(std::move(bad)),
+                              [self = shared_from_this()](const error_code& e, size_t) { self->on_write(false, e); });
+            return;
+        }
+    }
     if (websocket::is_upgrade(request)) {
         const std::string_view target(request.target().data(), request.target().size());
         const std::string_view path = target.substr(0, target.find('?'));
@@ -66,6 +94,8 @@ void HttpSession::on_read(const error_code& ec) {
         }
         // The socket now belongs to the WebSocket session; this one ends without closing it.
         auto ws = std::make_shared<WsSession>(server_, std::move(stream_));
+        const auto* left = static_cast<const uint8_t*>(buffer_.cdata().data());
+        ws->give_pipelined(std::vector<uint8_t>(left, left + buffer_.size()));
         finished_ = true;
         server_.http_handed_over(shared_from_this());
         ws->accept(std::move(request));

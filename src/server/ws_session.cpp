@@ -8,6 +8,7 @@
 #include <array>
 #include <cerrno>
 
+#include "server/request_rules.hpp"
 #include "server/transport.hpp"
 
 namespace tandem::server::detail {
@@ -76,6 +77,7 @@ void WsSession::read() {
 
 void WsSession::on_read(const error_code& ec, size_t bytes) {
     Server::Mark mark(server_, Activity::ws_read);
+    if (finished_) return;  // ended by the close deadline while this read was outstanding
     if (ec) {
         Ending ending = ending_for_read_error(ec);
         if (ec == websocket::error::closed) ending.code = ws_.reason().code;
@@ -136,7 +138,9 @@ void WsSession::close(uint16_t code, std::string reason) {
     close_after_queue_ = frame;
     close_timer_.expires_after(duration(server_.limits().close_timeout_ns));
     close_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
-        if (!ec) self->tear_down();
+        // The deadline ends the session completely (seat, socket count, gauges), not just
+        // the socket: a read that never completes must not keep it alive.
+        if (!ec) self->finish({1006, "close_timeout"});
     });
     flush();
 }
@@ -147,9 +151,17 @@ void WsSession::write_control(std::vector<uint8_t> bytes) {
     // with) ends the stream of frames, as Beast's own writes would: what has not started is
     // dropped, and nothing is queued after it. (Before the handshake is done the bytes are
     // its HTTP answer, whose first byte means nothing here.)
+    if (accepted_ && close_sent_) return;  // nothing after our close frame, Beast's echo included
     if (accepted_ && (bytes[0] & 0x0F) == 0x8) {
         close_sent_ = true;
         drop_unstarted();
+        // RFC 6455 7.4: a peer's close code outside the defined ranges is a protocol error,
+        // not something to echo.
+        const uint16_t peer = ws_.reason().code;
+        if (peer != 0 && !valid_peer_close_code(peer)) {
+            bytes = {0x88, 0x02, 0x03, 0xEA};  // 1002
+            if (!ending_) ending_ = Ending{1002, "bad_close_code"};
+        }
     }
     control_.push_back(std::move(bytes));
     flush();
@@ -182,12 +194,18 @@ void WsSession::flush() {
     flushing_ = true;
     while (send_some()) {
         if (close_after_queue_ && !close_sent_) {
+            // Our close frame, written by us, never by Beast's async_close: its own reading
+            // deadlocked against our outstanding read (see ws_lifecycle.hpp). Our read stays
+            // Beast's only reader; it sees the peer's close frame, answers nothing more (its
+            // echo is dropped in write_control) and completes, which finishes the session.
             close_sent_ = true;
-            ws_.async_close(*close_after_queue_, [self = shared_from_this()](const error_code& ec) {
-                // Sent: the read loop now waits for the peer's close frame (or the timer).
-                if (ec) self->tear_down();
-            });
-            continue;  // its frame is in control_ now
+            const std::string reason(close_after_queue_->reason.data(), close_after_queue_->reason.size());
+            std::vector<uint8_t> frame{0x88, static_cast<uint8_t>(2 + reason.size()),
+                                       static_cast<uint8_t>(close_after_queue_->code >> 8),
+                                       static_cast<uint8_t>(close_after_queue_->code & 0xFF)};
+            frame.insert(frame.end(), reason.begin(), reason.end());
+            control_.push_back(std::move(frame));
+            continue;
         }
         auto done = std::move(when_written_);
         when_written_.clear();

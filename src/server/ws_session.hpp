@@ -37,9 +37,20 @@ public:
     executor_type get_executor() { return stream_.get_executor(); }
     next_layer_type& next_layer() { return stream_; }  // beast::get_lowest_layer follows this
 
+    // Bytes the peer sent after the upgrade request, in the same read as it: the HTTP
+    // session's buffer holds them, and they are the WebSocket's first bytes.
+    void give_pipelined(std::vector<uint8_t> bytes) { pipelined_ = std::move(bytes); }
     template <class MutableBuffers, class Token>
     auto async_read_some(const MutableBuffers& buffers, Token&& token) {
-        return stream_.async_read_some(buffers, std::forward<Token>(token));
+        if (pipelined_.empty()) return stream_.async_read_some(buffers, std::forward<Token>(token));
+        return asio::async_initiate<Token, void(error_code, size_t)>(
+            [this](auto handler, const MutableBuffers& b) {
+                const size_t n = asio::buffer_copy(b, asio::buffer(pipelined_));
+                pipelined_.erase(pipelined_.begin(), pipelined_.begin() + static_cast<std::ptrdiff_t>(n));
+                const auto ex = asio::get_associated_executor(handler, stream_.get_executor());
+                asio::post(ex, beast::bind_front_handler(std::move(handler), error_code{}, n));
+            },
+            token, buffers);
     }
     template <class ConstBuffers, class Token>
     auto async_write_some(const ConstBuffers& buffers, Token&& token) {
@@ -62,6 +73,7 @@ private:
     void hand_over(std::vector<uint8_t> bytes);
 
     beast::tcp_stream stream_;
+    std::vector<uint8_t> pipelined_;
     WsSession* owner_ = nullptr;  // owns the websocket::stream that owns this
 };
 
@@ -82,6 +94,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 public:
     WsSession(Server& server, beast::tcp_stream&& stream);
     void accept(http::request<http::string_body> request);
+    void give_pipelined(std::vector<uint8_t> bytes) { ws_.next_layer().give_pipelined(std::move(bytes)); }
     void enqueue(SharedBytes message);
     // Sends what is queued, then the close frame; tears the socket down if that stalls.
     void close(uint16_t code, std::string reason);

@@ -113,13 +113,16 @@ export function rawHttp(port, target, { method = 'GET', headers = {} } = {}) {
 }
 
 // A WebSocket client speaking raw frames, so tests can send what no library would.
-export async function rawWebSocket(port, { origin } = {}) {
-  const socket = net.connect(port, '127.0.0.1');
+// localAddress: the source address (any 127.x.y.z on Linux), so tests can act as several
+// addresses; key: a Sec-WebSocket-Key of the test's own; pipelined: bytes sent in the same
+// write as the upgrade request.
+export async function rawWebSocket(port, { origin, localAddress, key = randomBytes(16).toString('base64'), pipelined } = {}) {
+  const socket = net.connect({ port, host: '127.0.0.1', localAddress });
   await new Promise((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject); });
-  const key = randomBytes(16).toString('base64');
-  socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+  const request = Buffer.from(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
                `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n` +
-               (origin ? `Origin: ${origin}\r\n` : '') + '\r\n');
+               (origin ? `Origin: ${origin}\r\n` : '') + '\r\n', 'latin1');
+  socket.write(pipelined ? Buffer.concat([request, pipelined]) : request);
   let buffer = Buffer.alloc(0);
   const frames = [];
   let closed = false;
@@ -156,6 +159,7 @@ export async function rawWebSocket(port, { origin } = {}) {
   };
   return {
     status, head, socket,
+    frames() { parse(); return frames; },
     // Sends one frame: masked unless told otherwise, as a client must.
     send(opcode, payload, { fin = true, mask = true, rsv = 0, lengthOverride } = {}) {
       const body = Buffer.from(payload);
