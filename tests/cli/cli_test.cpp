@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "tandem/world/scenario.hpp"
-#include "tandem/world/world.hpp"
+#include "arena/scenario.hpp"
+#include "arena/sim.hpp"
 
 using namespace tandem::cli;
 
@@ -194,10 +194,10 @@ TEST_CASE("snapshot writes the encoded world at the tick and prints the line run
     const Outcome r = call({"run", "--scenario", "trig", "--ticks", "7", "--every", "7"});
     CHECK(stream_lines(r.out).back() + "\n" == o.out);
 
-    const tandem::world::Scenario s = *tandem::world::find_scenario("trig");
-    tandem::world::World w = tandem::world::start(s);
-    tandem::world::advance(s, w, 7);
-    CHECK(read_bytes(file.path) == tandem::world::encode(w));
+    const arena::Scenario s = *arena::find_scenario("trig");
+    arena::World w = arena::start(s);
+    arena::advance(s, w, 7);
+    CHECK(read_bytes(file.path) == arena::encode(w));
 }
 
 TEST_CASE("run --from a snapshot continues with the lines a fresh run prints after that tick") {
@@ -289,9 +289,9 @@ TEST_CASE("scenarios and version list what the other commands accept") {
     for (const char* name : {"orbits", "crowd", "chaos", "trig"}) CHECK(s.out.find(name) != std::string::npos);
     const Outcome v = call({"version"});
     CHECK(v.status == 0);
-    CHECK(v.out.find("\nfingerprint tandem snapshot/1 Q16.16 sim/" + std::to_string(tandem::world::simulation_version) +
+    CHECK(v.out.find("\nfingerprint tandem snapshot/2 Q16.16 arena/" + std::to_string(arena::simulation_version) +
                      "\n") != std::string::npos);
-    CHECK(v.out.find("\nsimulation_version " + std::to_string(tandem::world::simulation_version) + "\n") !=
+    CHECK(v.out.find("\nsimulation_version " + std::to_string(arena::simulation_version) + "\n") !=
           std::string::npos);
 }
 
@@ -309,10 +309,10 @@ TEST_CASE("counts parse strictly") {
 TEST_CASE("run --scenario accepts a random world's spec and prints its stream") {
     const Outcome a = call({"run", "--scenario", "random:5:pellets=20", "--ticks", "6", "--every", "3"});
     REQUIRE(a.status == 0);
-    const tandem::world::Scenario s = *tandem::world::find_scenario("random:5:pellets=20");
-    tandem::world::World w = tandem::world::start(s);
-    tandem::world::advance(s, w, 6);
-    CHECK(a.out.find("\n6 " + tandem::hex64(tandem::world::digest(w)) + "\n") != std::string::npos);
+    const arena::Scenario s = *arena::find_scenario("random:5:pellets=20");
+    arena::World w = arena::start(s);
+    arena::advance(s, w, 6);
+    CHECK(a.out.find("\n6 " + tandem::hex64(arena::digest(w)) + "\n") != std::string::npos);
     CHECK(a.out.find("summary scenario=random:5:pellets=20 ticks=6 ") != std::string::npos);
 }
 

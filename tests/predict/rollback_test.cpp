@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tandem/core/random.hpp"
-#include "tandem/world/world.hpp"
+#include "arena/sim.hpp"
 
 using tandem::mix64;
 using tandem::XorShift;
@@ -424,45 +424,45 @@ TEST_CASE("without SyncTest the same non-deterministic step goes unnoticed") {
 // ---- Over the real World ------------------------------------------------------------------
 
 namespace {
-namespace world = tandem::world;
 
-world::World joined_world() {
-    world::WorldConfig c = world::default_config();
+
+arena::World joined_world() {
+    arena::WorldConfig c = arena::default_config();
     c.pellet_count = 48;   // small: the sanitizer build steps it a few hundred times
-    world::World w = world::make_world(c).value();
-    const world::Input joins[] = {{1, world::InputKind::join, tandem::Vec2{tandem::Fx::from_int(100), tandem::Fx::from_int(100)}},
-                                  {2, world::InputKind::join, tandem::Vec2{tandem::Fx::from_int(900), tandem::Fx::from_int(900)}}};
-    world::step(w, joins);
+    arena::World w = arena::make_world(c).value();
+    const arena::Input joins[] = {{1, tandem::sim::InputKind::join, arena::Steer{tandem::Vec2{tandem::Fx::from_int(100), tandem::Fx::from_int(100)}}},
+                                  {2, tandem::sim::InputKind::join, arena::Steer{tandem::Vec2{tandem::Fx::from_int(900), tandem::Fx::from_int(900)}}}};
+    arena::step(w, joins);
     return w;
 }
 
-world::Input steer(uint32_t player, int32_t x, int32_t y) {
-    return {player, world::InputKind::steer, tandem::Vec2{tandem::Fx::from_int(x), tandem::Fx::from_int(y)}};
+arena::Input steer(uint32_t player, int32_t x, int32_t y) {
+    return {player, tandem::sim::InputKind::command, arena::Steer{tandem::Vec2{tandem::Fx::from_int(x), tandem::Fx::from_int(y)}}};
 }
 
-void world_step(world::World& w, std::span<const world::Input> in) { world::step(w, in); }
-uint64_t world_digest(const world::World& w) { return world::digest(w); }
+void world_step(arena::World& w, std::span<const arena::Input> in) { arena::step(w, in); }
+uint64_t world_digest(const arena::World& w) { return arena::digest(w); }
 }  // namespace
 
 TEST_CASE("over the real World, late confirmations converge on the lockstep world's digest") {
-    const world::World start = joined_world();
-    auto made = RollbackSession<world::World, world::Input>::create(start, {steer(1, 100, 100), steer(2, 900, 900)},
+    const arena::World start = joined_world();
+    auto made = RollbackSession<arena::World, arena::Input>::create(start, {steer(1, 100, 100), steer(2, 900, 900)},
                                                                     RollbackConfig{}, world_step, world_digest);
     REQUIRE(made.ok());
     auto s = std::move(made).value();
-    world::World lockstep = start;
+    arena::World lockstep = start;
     const uint32_t frames = 60;
     auto remote_at = [](uint32_t f) { return steer(2, 900 - static_cast<int32_t>(f / 10) * 40, 500); };
     for (uint32_t f = 0; f < frames; ++f) {
-        const world::Input mine = steer(1, 100 + static_cast<int32_t>(f) * 5, 300);
+        const arena::Input mine = steer(1, 100 + static_cast<int32_t>(f) * 5, 300);
         REQUIRE(s.queue_local_input(0, mine).ok());
         if (f >= 4) REQUIRE(s.confirm_remote_input(1, f - 4, remote_at(f - 4)).ok());   // four frames late
         REQUIRE(s.advance_frame().ok());
-        const world::Input both[] = {mine, remote_at(f)};
-        world::step(lockstep, both);
+        const arena::Input both[] = {mine, remote_at(f)};
+        arena::step(lockstep, both);
     }
     for (uint32_t f = frames - 4; f < frames; ++f) REQUIRE(s.confirm_remote_input(1, f, remote_at(f)).ok());
-    CHECK(world::digest(s.state()) == world::digest(lockstep));
+    CHECK(arena::digest(s.state()) == arena::digest(lockstep));
     CHECK(*s.state_at(frames).value() == lockstep);
     CHECK(s.rollbacks() > 0);
 }
@@ -470,7 +470,7 @@ TEST_CASE("over the real World, late confirmations converge on the lockstep worl
 TEST_CASE("SyncTest over the real World finds its step deterministic") {
     RollbackConfig config;
     config.sync_test_frames = 3;
-    auto made = RollbackSession<world::World, world::Input>::create(joined_world(), {steer(1, 100, 100), steer(2, 900, 900)},
+    auto made = RollbackSession<arena::World, arena::Input>::create(joined_world(), {steer(1, 100, 100), steer(2, 900, 900)},
                                                                     config, world_step, world_digest);
     REQUIRE(made.ok());
     auto s = std::move(made).value();
