@@ -104,7 +104,7 @@ TEST_CASE("bad arguments exit 2 and name the problem and the accepted values") {
         {{"snapshot", "--scenario", "chaos", "--tick", "3", "--out"}, "missing value for --out"},
         {{"snapshot", "--scenario", "chaos", "--tick", "-3", "--out", "x"}, "--tick must not be negative"},
         {{"snapshot", "--scenario", "chaos", "--tick", "3", "--out", "x", "--every", "2"},
-         "unknown argument '--every' for snapshot (accepted: --scenario, --tick, --out, --help)"},
+         "unknown argument '--every' for snapshot (accepted: --game, --scenario, --tick, --out, --help)"},
     };
     for (const Case& c : cases) {
         const Outcome o = call(c.args);
@@ -145,7 +145,7 @@ TEST_CASE("each command's usage line shows exactly the flags its parser accepts"
             if (w.starts_with("--") && std::find(flags.begin(), flags.end(), w) == flags.end()) flags.push_back(w);
         }
     }
-    REQUIRE(flags.size() == 8);
+    REQUIRE(flags.size() == 9);
     for (std::string_view c : commands) {
         const std::string usage = help_text(c).substr(0, help_text(c).find('\n'));
         for (const std::string& f : flags) {
@@ -278,7 +278,7 @@ TEST_CASE("dump prints one field per line ending with the digest run reports") {
     const Outcome r = call({"run", "--scenario", "trig", "--ticks", "4", "--every", "4"});
     REQUIRE(d.status == 0);
     CHECK(d.out.find("\ntick 4\n") != std::string::npos);
-    CHECK(d.out.find("pellet[1023].pos.x ") != std::string::npos);
+    CHECK(d.out.find("\npellets[1023].pos.x ") != std::string::npos);
     const std::string last_digest = d.out.substr(d.out.rfind("digest ") + 7, 16);
     CHECK(r.out.find("4 " + last_digest + "\n") != std::string::npos);
 }
