@@ -3,8 +3,8 @@
 // long one that resyncs, a client that stops reading, a rejoin, a late joiner, intruders that
 // send garbage, a wrong fingerprint, a watcher's command and a second hello, a flooder, and a
 // corrupted state named to its field and healed) with match_check.hpp's verdict, a 10-minute
-// run, and a page that stops reading and falls silent, which the room drops without any other
-// client noticing.
+// run, a page that stops reading and falls silent, which the room drops without any other
+// client noticing, and a player's second hello, refused.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -144,4 +144,59 @@ TEST_CASE("ships: a page that stops reading and falls silent is dropped at the i
     CHECK(m.saw_close(dead));
     CHECK_FALSE(m.session(dead).figures().connected);
     CHECK(m.session(dead).figures().refused == net::ErrorCode::idle);
+}
+
+// A player that says hello a second time is refused (unexpected) and closed; its ship joins and
+// leaves like any other's, its seat comes back, and the honest player never notices.
+TEST_CASE("ships: a player's second hello is refused as unexpected and closed; the other player verifies every tick", "[match][ships]") {
+    Match<Sim> m = Match<Sim>::create(ships_match().room).value();
+    const uint32_t a = m.add_session(Role::play, 21, LinkSpec{40 * ms, 10 * ms}, 0);
+    const uint32_t twice = m.add_raw(22, LinkSpec{50 * ms, 10 * ms});
+    m.connect(a, 0);
+    const auto hello = [] {
+        Bytes b;
+        encode(b, hello_for<Sim>(Role::play));
+        return b;
+    };
+    constexpr uint64_t ticks = 600;
+    for (uint64_t t = 0; t < ticks; ++t) {
+        const int64_t now = static_cast<int64_t>(t) * tick_ns;
+        if (t == 100) {
+            m.connect(twice, now);
+            m.send_raw(twice, hello(), now);
+        }
+        if (t == 200) m.send_raw(twice, hello(), now);
+        m.deliver(now);
+        if (t % 6 == 0) m.session(a).send_command(ships::Command{static_cast<uint8_t>((t / 6) % 16)}, now);
+        m.advance(a, now, advance_budget_ns);
+        m.tick(now);
+    }
+    for (int64_t now = static_cast<int64_t>(ticks) * tick_ns, end = now + 2'000'000'000; now <= end; now += tick_ns) {
+        m.deliver(now);
+        m.advance(a, now, 1000 * ms);
+        m.route(now);
+    }
+    // Welcomed as player 2 at first, then refused for the second hello, then closed.
+    const std::vector<Bytes>& got = m.received(twice);
+    REQUIRE_FALSE(got.empty());
+    const auto welcome = decode_server(got.front());
+    REQUIRE(welcome.ok());
+    REQUIRE(std::holds_alternative<Welcome>(*welcome));
+    CHECK(std::get<Welcome>(*welcome).player == 2);
+    const auto refusal = first_error(got);
+    REQUIRE(refusal);
+    CHECK(refusal->code == net::ErrorCode::unexpected);
+    CHECK(m.saw_close(twice));
+    CHECK(m.closed_by_room(twice));
+    CHECK(m.room().stats().closes[static_cast<size_t>(CloseReason::protocol_error)] == 1);
+    CHECK(m.room().stats().players == 1);
+    REQUIRE(m.room().state().ships.size() == 1);
+    CHECK(m.room().state().ships.front().player == m.session(a).figures().player);
+    const SessionFigures f = m.session(a).figures();
+    CHECK(f.mismatches == 0);
+    CHECK(f.baselines == 1);
+    CHECK(f.verified_tick == m.room().state().tick);
+    CHECK(f.verified_ticks == m.room().state().tick - f.last_baseline_tick);
+    REQUIRE(m.session(a).confirmed_state());
+    CHECK(*m.session(a).confirmed_state() == m.room().state());
 }
