@@ -30,6 +30,7 @@ TEST_CASE("serve --game nosuch exits 2 naming the games accepted") {
     CHECK(run({"serve", "--game"}).status == 2);
 }
 
+#if TANDEM_TEST_CLI_HAS_SERVER
 TEST_CASE("serve --help with --game shows that game's flags; without --game, the default game's") {
     for (const auto& args : {std::vector<std::string_view>{"serve", "--game", "arena", "--help"},
                              std::vector<std::string_view>{"serve", "--help"}}) {
@@ -87,3 +88,10 @@ TEST_CASE("serve --game ships refuses its flags' mistakes with exit 2 and one li
     CHECK(nine.status == 2);
     CHECK(nine.err.find("the room refuses these settings") != std::string::npos);
 }
+#else
+TEST_CASE("a build without the server refuses serve with exit 1 and says which builds have it") {
+    const Ran r = run({"serve", "--port", "0"});
+    CHECK(r.status == 1);
+    CHECK(r.err == "tandem: this build has no server (it is built by the native g++ presets)\n");
+}
+#endif
