@@ -125,7 +125,7 @@ private:
 }  // namespace detail
 
 template <class G>
-Digests<G> digests(const typename G::State& state) {
+[[gnu::flatten]] Digests<G> digests(const typename G::State& state) {
     typename detail::DigestVisitor<G>::Store store;
     detail::DigestVisitor<G> v(store);
     G::visit_state(v, state);
@@ -419,8 +419,26 @@ private:
 };
 }  // namespace detail
 
+namespace detail {
+// The walk wrote another length than it measured: visit_state is not a function of the state
+// alone (a game bug). The growing writer still produces what this walk wrote. Kept out of line
+// so that encode_snapshot's flattening does not copy a second walk into it.
 template <class G>
-void encode_snapshot(const typename G::State& state, std::vector<uint8_t>& out) {
+[[gnu::noinline]] void encode_snapshot_growing(const typename G::State& state, std::vector<uint8_t>& out,
+                                              std::size_t at) {
+    out.resize(at);
+    ByteWriter grow(out);
+    for (uint8_t b : snapshot_magic) grow.u8(b);
+    grow.u16(snapshot_format_version);
+    grow.u64(fingerprint_hash<G>());
+    GameEncodeVisitor<G, ByteWriter> again(grow);
+    G::visit_state(again, state);
+    grow.u64(digest<G>(state));
+}
+}  // namespace detail
+
+template <class G>
+[[gnu::flatten]] void encode_snapshot(const typename G::State& state, std::vector<uint8_t>& out) {
     detail::EncodedSizeVisitor<G> size;
     G::visit_state(size, state);
     const std::size_t at = out.size();
@@ -432,17 +450,7 @@ void encode_snapshot(const typename G::State& state, std::vector<uint8_t>& out) 
     detail::GameEncodeVisitor<G, SpanWriter> v(w);
     G::visit_state(v, state);
     w.u64(digest<G>(state));
-    if (w.full()) return;
-    // The walk wrote another length than it measured: visit_state is not a function of the
-    // state alone (a game bug). The growing writer still produces what this walk wrote.
-    out.resize(at);
-    ByteWriter grow(out);
-    for (uint8_t b : detail::snapshot_magic) grow.u8(b);
-    grow.u16(snapshot_format_version);
-    grow.u64(fingerprint_hash<G>());
-    detail::GameEncodeVisitor<G, ByteWriter> again(grow);
-    G::visit_state(again, state);
-    grow.u64(digest<G>(state));
+    if (!w.full()) detail::encode_snapshot_growing<G>(state, out, at);
 }
 template <class G>
 std::vector<uint8_t> encode_snapshot(const typename G::State& state) {
