@@ -99,7 +99,7 @@ int Server::run(std::ostream& out, std::ostream& err) {
         error_code ec;
         std::filesystem::path canonical = std::filesystem::canonical(dir, ec);
         if (ec || !std::filesystem::is_directory(canonical)) {
-            err << "tandem serve: warning: no directory '" << dir << "' (" << flag << "): its URLs answer 404\n";
+            err << options_.program << ": warning: no directory '" << dir << "' (" << flag << "): its URLs answer 404\n";
             return std::filesystem::path();
         }
         return canonical;
@@ -121,7 +121,7 @@ int Server::run(std::ostream& out, std::ostream& err) {
         if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
     }
     if (ec) {
-        err << "tandem serve: cannot listen on " << where << ": " << ec.message() << "\n";
+        err << options_.program << ": cannot listen on " << where << ": " << ec.message() << "\n";
         return 1;
     }
     const uint16_t port = acceptor_.local_endpoint().port();
@@ -149,7 +149,7 @@ int Server::run(std::ostream& out, std::ostream& err) {
     const int64_t step_ns = step_ns_for_hz(room_.tick_hz());
     auto loop = TickLoop::create(TickLoopConfig{.step_ns = step_ns}, now_ns());
     if (!loop.ok()) {
-        err << "tandem serve: tick loop refused: " << loop.message() << "\n";
+        err << options_.program << ": tick loop refused: " << loop.message() << "\n";
         return 2;
     }
     loop_.emplace(std::move(loop).value());
@@ -158,7 +158,7 @@ int Server::run(std::ostream& out, std::ostream& err) {
     if (const char* path = std::getenv("TANDEM_SERVE_TRACE_LATE"); path != nullptr && *path != '\0') {
         trace_out_ = std::fopen(path, "w");
         if (trace_out_ == nullptr) {
-            err << "tandem serve: cannot write TANDEM_SERVE_TRACE_LATE file '" << path << "'\n";
+            err << options_.program << ": cannot write TANDEM_SERVE_TRACE_LATE file '" << path << "'\n";
             return 2;
         }
         trace_.emplace();
@@ -167,7 +167,7 @@ int Server::run(std::ostream& out, std::ostream& err) {
         char* end = nullptr;
         const long long us = std::strtoll(slice, &end, 10);
         if (*end != '\0' || us < 0 || us > 10'000'000) {
-            err << "tandem serve: TANDEM_SERVE_SEND_SLICE_US expects microseconds, 0 to 10000000 (got '" << slice << "')\n";
+            err << options_.program << ": TANDEM_SERVE_SEND_SLICE_US expects microseconds, 0 to 10000000 (got '" << slice << "')\n";
             return 2;
         }
         slice_budget_ns_ = us * 1000;
@@ -233,7 +233,7 @@ int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute
             if (routes[j].path == routes[i].path) problem = "two routes take " + routes[i].path;
         }
         if (problem) {
-            err << "tandem serve: " << *problem << "\n";
+            err << options.program << ": " << *problem << "\n";
             return 2;
         }
     }
@@ -246,7 +246,7 @@ int serve_command(std::span<const std::string_view> args, const ServeGame& game,
     const ServeFlags flags{game.flags, !game.scenario_names.empty()};
     auto parsed = parse_serve_args(args, flags);
     if (!parsed.ok()) {
-        err << "tandem serve: " << parsed.message() << "\n";
+        err << game.program << ": " << parsed.message() << "\n";
         return 2;
     }
     const ServeCommand& command = parsed.value();
@@ -256,10 +256,11 @@ int serve_command(std::span<const std::string_view> args, const ServeGame& game,
         out << serve_help_text(help);
         return 0;
     }
-    const ServeOptions& options = command.options;
+    ServeOptions options = command.options;
+    options.program = game.program;
     if (!options.scenario.empty() && game.scenario_problem) {
         if (const auto problem = game.scenario_problem(options.scenario)) {
-            err << "tandem serve: " << *problem << "\n";
+            err << game.program << ": " << *problem << "\n";
             return 2;
         }
     }
@@ -267,17 +268,17 @@ int serve_command(std::span<const std::string_view> args, const ServeGame& game,
                                            std::tuple{options.pkg_dir, options.pkg_dir_given, "--pkg"}}) {
         std::error_code ec;
         if (given && !std::filesystem::is_directory(dir, ec)) {
-            err << "tandem serve: " << flag << " expects a directory (got '" << dir << "', which is not one)\n";
+            err << game.program << ": " << flag << " expects a directory (got '" << dir << "', which is not one)\n";
             return 2;
         }
     }
     if (!game.make_room) {
-        err << "tandem serve: the game gives no room\n";
+        err << game.program << ": the game gives no room\n";
         return 2;
     }
     auto room = game.make_room(options);
     if (!room.ok()) {
-        err << "tandem serve: " << room.message() << "\n";
+        err << game.program << ": " << room.message() << "\n";
         return 2;
     }
     return serve(options, *room.value(), game.routes, limits, out, err);

@@ -53,12 +53,14 @@ export function makeSite() {
 // Starts the server; resolves once it printed its URL. `fixture` are the stand-in's own
 // flags (--frame-bytes, --queue-cap, ...), `serve` the `tandem serve` flags.
 // realRoom: `tandem serve` itself (the room of src/net) instead of the stand-in.
-export async function startServer({ fixture = [], serve = [], site = makeSite(), env = {}, realRoom = false } = {}) {
+// `program`: a game's own server program (its main calls serve_main), run with the flags alone.
+export async function startServer({ fixture = [], serve = [], site = makeSite(), env = {}, realRoom = false, program = null } = {}) {
   if (realRoom && (!tandemBinary || !existsSync(tandemBinary))) {
     throw new Error(`TANDEM_BINARY must name the built tandem executable (got '${tandemBinary ?? ''}')`);
   }
   const common = ['--port', '0', '--web', site.web, '--pkg', site.pkg, ...serve];
-  const [binary, args] = realRoom ? [tandemBinary, ['serve', ...common]] : [serverBinary, [...fixture, '--', ...common]];
+  const [binary, args] = program !== null ? [program, common]
+    : realRoom ? [tandemBinary, ['serve', ...common]] : [serverBinary, [...fixture, '--', ...common]];
   const child = spawn(binary, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

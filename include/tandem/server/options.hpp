@@ -40,6 +40,9 @@ struct ServeFlags {
 };
 
 struct ServeOptions {
+    // What the server's messages start with: the command that runs it ("tandem serve", or a
+    // game's own program). Not a flag: set by whoever calls serve.
+    std::string program = "tandem serve";
     // Loopback unless the user says otherwise: a wider bind is an explicit choice.
     std::string host = "127.0.0.1";
     uint16_t port = default_port;                  // 0: any free port (printed when listening)

@@ -92,6 +92,7 @@ int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute
 // serve_main<G> (serve_main.hpp) builds one from a game's traits and its GameServe<G>.
 struct ServeGame {
     std::string command = "tandem serve";    // for --help's usage line
+    std::string program = "tandem serve";    // what its messages start with
     std::string name;                         // the game's name, for --help ("" = unnamed)
     std::vector<FlagSpec> flags;              // the game's own flags
     // What --scenario accepts ("" = the game has no scenarios: --scenario is unknown), and why

@@ -30,6 +30,7 @@ struct GameOption {
 template <sim::Simulation G>
 struct GameServe {
     std::string command = "tandem serve";   // for --help's usage line
+    std::string program = "tandem serve";   // what its messages start with (a main of its own: its name)
     std::vector<GameOption<typename G::Config>> options;
     std::vector<HttpRoute> routes;
     // --max-players N: the room offers N seats, and a game whose config bounds its players
@@ -41,6 +42,7 @@ template <sim::Simulation G>
 ServeGame serve_game(const GameServe<G>& game) {
     ServeGame out;
     out.command = game.command;
+    out.program = game.program;
     out.name = std::string(G::name);
     for (const auto& option : game.options) out.flags.push_back(option.spec);
     if constexpr (sim::Scripted<G>) {

@@ -114,3 +114,29 @@ test("/native/stream serves ships' duel stream equal to the committed golden str
     assert.equal((await server.stop()).code, 0);
   }
 });
+
+test('ships-serve, a main of its own over the kit\'s server library, serves the same room: /healthz, a welcome naming ships, its flags refused like tandem serve\'s', async () => {
+  const program = process.env.TANDEM_SHIPS_SERVE;
+  assert.ok(program, 'TANDEM_SHIPS_SERVE names the ships-serve program');
+  const help = execFileSync(program, ['--help'], { encoding: 'utf8' });
+  assert.match(help, /^usage: ships-serve/);
+  assert.match(help, /--tick-hz HZ/);
+  let refused;
+  try { execFileSync(program, ['--tick-hz', '0'], { encoding: 'utf8', stdio: 'pipe' }); } catch (e) { refused = e; }
+  assert.equal(refused?.status, 2);
+  assert.equal(refused.stderr, "ships-serve: --tick-hz expects a whole number in 1..1000 (got '0')\n");
+  const server = await startServer({ program, serve: ['--max-players', '2'] });
+  try {
+    assert.equal((await healthy(server.port)).status, 200);
+    const player = await rawWebSocket(server.port);
+    player.send(2, hello());
+    const [welcome, baseline] = await player.messages(2);
+    assert.equal(welcome.payload[0], type.welcome);
+    assert.equal(welcomeGame(welcome.payload), 'ships');
+    assert.equal(welcomeMaxPlayers(welcome.payload), 2);
+    assert.equal(baseline.payload[0], type.baseline);
+    player.destroy();
+  } finally {
+    assert.equal((await server.stop()).code, 0);
+  }
+});
