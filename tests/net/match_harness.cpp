@@ -39,6 +39,7 @@ MatchResult run_match(const MatchPlan& plan) {
     }
     const uint32_t garbage = m.add_raw(900, LinkSpec{60 * ms, 10 * ms});
     const uint32_t fingerprint = m.add_raw(901, LinkSpec{60 * ms, 10 * ms});
+    if (plan.on_start) plan.on_start(m);
 
     MatchResult r;
     std::vector<uint64_t> received_hash(peer_count, 0xCBF29CE484222325u);
@@ -92,7 +93,7 @@ MatchResult run_match(const MatchPlan& plan) {
             const bool quiet = t >= quiet_from && t < quiet_from + quiet_ticks;
             if (s.figures().role == Role::play && t % 6 == i % 6 && !quiet) {
                 const int64_t phase = static_cast<int64_t>((t / 6 + i * 37) % 400);
-                s.send_command(arena::Steer{Vec2{Fx::from_int(100 + static_cast<int32_t>(phase) * 2), Fx::from_int(900 - static_cast<int32_t>(phase))}}, now);
+                m.send_command(i, arena::Steer{Vec2{Fx::from_int(100 + static_cast<int32_t>(phase) * 2), Fx::from_int(900 - static_cast<int32_t>(phase))}}, now);
             }
             m.advance(i, now, advance_budget_ns);
         }
@@ -109,6 +110,7 @@ MatchResult run_match(const MatchPlan& plan) {
             }
         }
         m.tick(now);
+        if (plan.after_tick) plan.after_tick(m, t);
 
         if (auto c = m.room().client(m.connection(long_suspend)); c && m.suspended(long_suspend)) {
             r.long_suspend_max_held_bytes = std::max(r.long_suspend_max_held_bytes, c->held_bytes);

@@ -9,6 +9,7 @@
 #include "tandem/net/match.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace tandem::net::match {
@@ -35,6 +36,11 @@ struct MatchPlan {
     uint64_t ticks = 3000;
     uint64_t long_suspend_ticks = 1800;   // 30 s
     bool intruders = true;                // the garbage sender and the wrong fingerprint
+    // For a test that draws over the sessions (tandem_net's tests link no client library):
+    // called once the endpoints exist (to attach followers, Match::follow), and after every
+    // room tick of the plan with the loop's tick. Neither is set in the report's run.
+    std::function<void(Match<arena::Sim>&)> on_start;
+    std::function<void(Match<arena::Sim>&, uint64_t t)> after_tick;
 };
 
 // Events, in ticks of the room.
