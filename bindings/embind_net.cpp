@@ -1,23 +1,29 @@
-// The net layer's Embind half for the arena's client session: net::ClientSession<arena::Sim>
-// and the page's render view drawn from its confirmed and previous states, exposed to net.mjs
-// and deciding nothing. Times arrive as JS milliseconds (doubles) and enter through the core's
-// one conversion to int64 nanoseconds here, at the boundary; src/net sees only integers. As in
-// embind.cpp, every failure comes back as a value (no C++ exceptions). The predicted client
-// (client::PredictedClient<G>) is not bound yet: session_predicts() says so to net.mjs.
+// The net layer's Embind half for the arena's client session: net::ClientSession<arena::Sim>,
+// with the `predict` option client::PredictedClient<arena::Sim> over it, and the page's render
+// view drawn by the arena's presentation (arena::presentation: the confirmed or predicted
+// state, corrections eased), exposed to net.mjs and deciding nothing. Times arrive as JS
+// milliseconds (doubles) and enter through the core's one conversion to int64 nanoseconds here,
+// at the boundary; src/net sees only integers. As in embind.cpp, every failure comes back as a
+// value (no C++ exceptions).
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "arena/presentation.hpp"
 #include "arena/sim.hpp"
 #include "js_bytes.hpp"
 #include "js_fields.hpp"
+#include "js_prediction.hpp"
+#include "tandem/client/predicted.hpp"
 #include "tandem/core/digest.hpp"
 #include "tandem/core/fixed.hpp"
 #include "tandem/core/timestep.hpp"
@@ -29,6 +35,8 @@ using emscripten::val;
 namespace {
 
 namespace net = tandem::net;
+namespace client = tandem::client;
+namespace draw = arena::presentation;
 using tandem::hex64;
 using tandem::bindings::copy_in;
 using tandem::bindings::copy_out;
@@ -51,22 +59,46 @@ val names_js(const std::vector<std::string_view>& names) {
 int64_t page_clock_ns() { return ns_from_ms(emscripten_get_now()); }
 
 using Session = net::ClientSession<arena::Sim>;
+using Predicted = client::PredictedClient<arena::Sim>;
+
+// With the `predict` option: the predicted state drawn instead of the confirmed one, and the
+// arena's eased corrections of it. It follows the session after every call that may change
+// it; the confirmed state and the wire are the session's alone.
+struct Prediction {
+    Predicted client;
+    draw::Corrections corrections;
+};
 
 struct SessionBox {
     Session session;
+    std::optional<Prediction> predicted;
     std::vector<uint8_t> message;               // receive(): the caller's bytes, reused
     std::vector<std::vector<uint8_t>> outgoing;
     std::vector<float> current, previous;       // renderView(): the render edge, to_f32 one way
 };
 
-// Whether this module binds the predicted client (net.mjs refuses `predict: true` otherwise).
-bool session_predicts() { return false; }
-
-val session_create(bool watch, double now_ms, bool measure_step_cost) {
+// window_ticks: the prediction window (net.mjs has checked it is within [1, max_window_ticks]);
+// the re-simulation tick budget and the first depth follow it so the config validates.
+val session_create(bool watch, double now_ms, bool measure_step_cost, bool predict, uint32_t window_ticks) {
     auto b = std::make_unique<SessionBox>(
-        SessionBox{Session(watch ? net::Role::watch : net::Role::play, ns_from_ms(now_ms)), {}, {}, {}, {}});
+        SessionBox{Session(watch ? net::Role::watch : net::Role::play, ns_from_ms(now_ms)), {}, {}, {}, {}, {}});
     if (measure_step_cost) b->session.set_clock(&page_clock_ns);
+    if (predict) {
+        client::PredictConfig config;
+        config.window_ticks = window_ticks;
+        config.resim_budget_ticks = std::max(config.resim_budget_ticks, window_ticks);
+        config.initial_depth_ticks = std::min(config.initial_depth_ticks, window_ticks);
+        b->predicted.emplace(Prediction{Predicted::create(config).value(), draw::Corrections{}});
+        if (measure_step_cost) b->predicted->client.set_clock(&page_clock_ns);
+    }
     return val(std::move(b));
+}
+
+// The prediction follows the session (and the corrections the prediction's landed rollbacks).
+void follow(SessionBox& b, double now_ms) {
+    if (!b.predicted) return;
+    b.predicted->client.update(b.session, ns_from_ms(now_ms));
+    b.predicted->corrections.update(b.predicted->client, ns_from_ms(now_ms));
 }
 
 void session_on_connected(SessionBox& b, double now_ms) { b.session.on_connected(ns_from_ms(now_ms)); }
@@ -86,78 +118,93 @@ val session_take_outgoing(SessionBox& b) {
     return out;
 }
 uint32_t session_advance(SessionBox& b, double now_ms, double budget_ms) {
-    return b.session.advance(ns_from_ms(now_ms), ns_from_ms(budget_ms));
+    const uint32_t applied = b.session.advance(ns_from_ms(now_ms), ns_from_ms(budget_ms));
+    follow(b, now_ms);
+    if (b.predicted) b.predicted->client.end_frame();   // one advance per page frame
+    return applied;
 }
 void session_on_suspend(SessionBox& b, double now_ms) { b.session.on_suspend(ns_from_ms(now_ms)); }
 void session_on_resume(SessionBox& b, double now_ms) { b.session.on_resume(ns_from_ms(now_ms)); }
-// The arena's command: the steer target.
+// The arena's command: the steer target. The prediction applies it at once.
 void session_steer(SessionBox& b, int32_t x_raw, int32_t y_raw, double now_ms) {
     b.session.send_command(arena::Steer{tandem::Vec2{tandem::Fx::from_raw(x_raw), tandem::Fx::from_raw(y_raw)}}, ns_from_ms(now_ms));
+    follow(b, now_ms);
 }
 
 float units(tandem::Fx v) { return tandem::to_f32(v); }
 
-void fill(std::vector<float>& out, const arena::World& w) {
-    out.resize(w.pellets.size() * 2);
-    for (std::size_t i = 0; i < w.pellets.size(); ++i) {
-        out[2 * i] = units(w.pellets[i].pos.x);
-        out[2 * i + 1] = units(w.pellets[i].pos.y);
+void fill(std::vector<float>& out, const std::vector<tandem::Vec2>& points) {
+    out.resize(points.size() * 2);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        out[2 * i] = units(points[i].x);
+        out[2 * i + 1] = units(points[i].y);
     }
 }
 
-// The page's render view (web/adapters/README.md) from the confirmed state and the one before
-// its last step: pellet positions as Float32Array views into this box's buffers (valid until
-// the next call into the module), wells and events as objects. Before any step on a state (a
-// fresh baseline) the previous positions are the current ones.
+// The page's render view (web/adapters/README.md) from the arena's presentation: the confirmed
+// state and the one before its last step, or with `predict` the predicted ones with the
+// corrections still being eased. Pellet positions are Float32Array views into this box's
+// buffers (valid until the next call into the module), wells and events objects. Before any
+// step on a state (a fresh baseline) the previous positions are the current ones.
 val session_render_view(SessionBox& b, double now_ms) {
+    const int64_t now = ns_from_ms(now_ms);
+    draw::PredictedView pv;
+    if (b.predicted) pv = b.predicted->corrections.view(b.predicted->client, b.session, now);
+    else pv.view = draw::render_view(b.session, now);
+    const draw::RenderView& v = pv.view;
     const auto& confirmed = b.session.confirmed_state();
     const net::SessionFigures f = b.session.figures();
+    fill(b.current, v.pellets);
+    fill(b.previous, v.pellets_prev);
     val o = val::object();
-    o.set("hasWorld", confirmed.has_value());
-    o.set("tick", confirmed ? number(confirmed->tick) : 0.0);
-    o.set("alpha", confirmed ? tandem::to_f64(b.session.render_fraction(ns_from_ms(now_ms))) : 0.0);
-    o.set("arenaSize", confirmed ? val(tandem::to_f64(confirmed->config.arena_size)) : val::null());
+    o.set("hasWorld", v.has_world);
+    o.set("tick", number(v.tick));
+    o.set("alpha", tandem::to_f64(v.fraction));
+    o.set("arenaSize", v.has_world ? val(tandem::to_f64(v.arena_size)) : val::null());
     o.set("me", f.player == net::watcher_id ? val::null() : val(f.player));
-    const arena::World* prev = b.session.previous_state();
-    if (confirmed) fill(b.current, *confirmed);
-    else b.current.clear();
-    const bool has_prev = prev != nullptr && prev->pellets.size() == confirmed->pellets.size();
-    if (has_prev) fill(b.previous, *prev);
     val pellets = val::object();
     pellets.set("current", val(emscripten::typed_memory_view(b.current.size(), b.current.data())));
-    pellets.set("previous", !confirmed ? val::null()
-                            : has_prev ? val(emscripten::typed_memory_view(b.previous.size(), b.previous.data()))
-                                       : val(emscripten::typed_memory_view(b.current.size(), b.current.data())));
+    pellets.set("previous", !v.has_world ? val::null() : val(emscripten::typed_memory_view(b.previous.size(), b.previous.data())));
     o.set("pellets", pellets);
-    o.set("predicted", false);
-    o.set("confirmedTick", val::null());
+    o.set("predicted", b.predicted.has_value());
+    // Events are the confirmed step's (a predicted step's could be taken back): their tick is it.
+    const double confirmed_tick = confirmed ? number(confirmed->tick) : 0.0;
+    o.set("confirmedTick", b.predicted && confirmed ? val(confirmed_tick) : val::null());
+    // Targets and scores are not part of the view; the state drawn holds them (read only).
+    const arena::World* drawn = b.predicted && b.predicted->client.state() ? b.predicted->client.state()
+                                : confirmed                                 ? &*confirmed
+                                                                            : nullptr;
     val wells = val::array();
-    if (confirmed) {
-        for (const arena::Well& now : confirmed->wells) {
-            const arena::Well* before = &now;
-            if (prev) {
-                for (const arena::Well& p : prev->wells) {
-                    if (p.player == now.player) before = &p;
-                }
-            }
-            val well = val::object();
-            well.set("player", now.player);
-            well.set("x", units(now.pos.x));
-            well.set("y", units(now.pos.y));
-            well.set("prevX", units(before->pos.x));
-            well.set("prevY", units(before->pos.y));
-            well.set("targetX", units(now.target.x));
-            well.set("targetY", units(now.target.y));
-            well.set("score", number(now.score));
-            wells.call<void>("push", well);
+    for (std::size_t i = 0; i < v.wells.size(); ++i) {
+        const draw::RenderWell& now_well = v.wells[i];
+        draw::RenderWell prev = now_well;
+        for (const draw::RenderWell& p : v.wells_prev) {
+            if (p.player == now_well.player) prev = p;
         }
+        // A correction still being eased: drawn where the eye was, fading to the prediction.
+        float dx = 0.0f, dy = 0.0f;
+        for (const draw::WellOffset& offset : pv.offsets) {
+            if (offset.player == now_well.player) dx = offset.dx, dy = offset.dy;
+        }
+        val well = val::object();
+        well.set("player", now_well.player);
+        well.set("x", units(now_well.pos.x) + dx);
+        well.set("y", units(now_well.pos.y) + dy);
+        well.set("prevX", units(prev.pos.x) + dx);
+        well.set("prevY", units(prev.pos.y) + dy);
+        if (drawn && i < drawn->wells.size() && drawn->wells[i].player == now_well.player) {
+            well.set("targetX", units(drawn->wells[i].target.x));
+            well.set("targetY", units(drawn->wells[i].target.y));
+            well.set("score", number(drawn->wells[i].score));
+        }
+        wells.call<void>("push", well);
     }
     o.set("wells", wells);
     val events = val::array();
-    for (const arena::Event& e : b.session.last_events()) {
+    for (const arena::Event& e : v.events) {
         val ev = val::object();
         ev.set("kind", std::string(arena::event_name(e.kind)));
-        ev.set("tick", confirmed ? number(confirmed->tick) : 0.0);
+        ev.set("tick", confirmed_tick);
         ev.set("player", e.player);
         ev.set("pellet", e.pellet);
         events.call<void>("push", ev);
@@ -253,7 +300,19 @@ val session_figures(const SessionBox& b) {
         o.set("digest", val::null());
     }
     o.set("players", players);
-    o.set("prediction", val::null());
+    if (b.predicted) {
+        const Predicted& p = b.predicted->client;
+        const draw::Corrections& c = b.predicted->corrections;
+        val pf = tandem::bindings::prediction_figures_js(p.figures(), p.config());
+        // What the arena's presentation measured of the corrections it eases.
+        pf.set("corrections", number(c.corrections()));
+        pf.set("lastCorrection", c.last_correction());
+        pf.set("monitorAlarms", number(c.monitor_alarms()));
+        pf.set("digest", p.state() ? val(hex64(arena::digest(*p.state()))) : val::null());
+        o.set("prediction", pf);
+    } else {
+        o.set("prediction", val::null());
+    }
     return o;
 }
 
@@ -283,6 +342,5 @@ EMSCRIPTEN_BINDINGS(tandem_session) {
         .function("exportReplay", &session_export_replay)
         .function("corruptOnce", &session_corrupt_once);
     function("session_create", &session_create);
-    function("session_predicts", &session_predicts);
 
 }

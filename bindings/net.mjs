@@ -144,7 +144,8 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
   // ---- ClientSession ---------------------------------------------------------------------------
 
   const now = () => performance.now();
-  // The prediction window's default and largest value (tandem/client/predicted_world.hpp).
+  // The prediction window's default and largest value (client::PredictConfig::window_ticks and
+  // client::max_window_ticks, tandem/client/predicted.hpp).
   const PREDICT_WINDOW_DEFAULT = 12;
   const PREDICT_WINDOW_MAX = 64;
   const RESUME_PATHS = { catch_up: 'catch_up', resync: 'baseline', idle: 'idle' };
@@ -218,12 +219,8 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
         throw new TypeError(`new ClientSession: measureStepCost must be a boolean, got ${show(measureStepCost)}`);
       }
       if (typeof predict !== 'boolean') throw new TypeError(`new ClientSession: predict must be a boolean, got ${show(predict)}`);
-      integer('new ClientSession: predictWindowTicks', predictWindowTicks, 1, PREDICT_WINDOW_MAX);
-      // The predicted client (client::PredictedClient<G>) is not in every build of the module.
-      if (predict && !ClientSession.predicts) {
-        throw new Error('new ClientSession: predict is not available in this build of the module (ClientSession.predicts is false)');
-      }
-      this.#h = own(this, m.session_create(watch, ms('new ClientSession: nowMs', nowMs), measureStepCost));
+      const windowTicks = integer('new ClientSession: predictWindowTicks', predictWindowTicks, 1, PREDICT_WINDOW_MAX);
+      this.#h = own(this, m.session_create(watch, ms('new ClientSession: nowMs', nowMs), measureStepCost, predict, windowTicks));
     }
 
     #live() {
@@ -292,8 +289,11 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
       this.#h = null;
     }
   }
-  /** Whether `predict: true` is available in this build of the module. */
-  ClientSession.predicts = m.session_predicts();
+  /**
+   * Whether `predict: true` is available in this build of the module: every build binds the
+   * predicted client (client::PredictedClient<G>); pages check it before asking for it.
+   */
+  ClientSession.predicts = true;
 
   // ---- ScriptedBot ------------------------------------------------------------------------------
 

@@ -725,11 +725,15 @@ export interface ReplayStatic {
 export interface ClientSessionConstructor {
   /**
    * measureStepCost (default true) times steps with performance.now() to fit advance()'s budget.
-   * predict (default false): renderView() draws the predicted world (docs/prediction.md).
+   * predict (default false): renderView() draws the predicted state, the own steers applied at
+   * once and rolled back when others' arrive (docs/prediction.md); figures().prediction says how.
    * predictWindowTicks (an integer in [1, 64], default 12): the most ticks it runs ahead.
    */
   new (options: { watch?: boolean; nowMs: number; measureStepCost?: boolean; predict?: boolean; predictWindowTicks?: number }): ClientSession;
-  /** Whether this build of the module has the predicted client; without it `predict: true` throws. */
+  /**
+   * Whether this build of the module has the predicted client (client::PredictedClient over
+   * the session): true in every build; pages check it before asking for `predict: true`.
+   */
   readonly predicts: boolean;
 }
 

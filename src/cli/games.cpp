@@ -7,6 +7,7 @@
 #include "ships/sim.hpp"
 #ifdef TANDEM_HAVE_SERVER
 #include "arena/serve.hpp"
+#include "ships/serve.hpp"
 #endif
 
 namespace tandem::cli {
@@ -18,6 +19,12 @@ int serve_arena(std::span<const std::string_view> args, std::ostream& out, std::
     auto hooks = arena::serve_hooks();
     hooks.command = "tandem serve --game arena";
     return tandem::server::serve_main<arena::Sim>(args, hooks, out, err);
+}
+
+int serve_ships(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
+    auto hooks = ships::serve_hooks();
+    hooks.command = "tandem serve --game ships";
+    return tandem::server::serve_main<ships::Sim>(args, hooks, out, err);
 }
 
 GameEntry served(GameEntry entry, int (*serve)(std::span<const std::string_view>, std::ostream&, std::ostream&)) {
@@ -33,7 +40,11 @@ const std::vector<GameEntry>& registry() {
 #else
         make_game_entry<arena::Sim>("gravity wells steered toward a point; pellets fall in and score"),
 #endif
+#ifdef TANDEM_HAVE_SERVER
+        served(make_game_entry<ships::Sim>("ships on a wrap-around field shooting rocks that split, and each other"), &serve_ships),
+#else
         make_game_entry<ships::Sim>("ships on a wrap-around field shooting rocks that split, and each other"),
+#endif
     };
     return list;
 }

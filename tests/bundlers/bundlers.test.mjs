@@ -2,7 +2,7 @@
 // depends on the built package (file:../../build/wasm/package) and on pinned Vite and esbuild
 // from npm. The app (app/) imports 'tandem' with no options; each bundler builds it, the
 // output is served over HTTP and loaded in headless Chromium, and the digests the page
-// computes must be the golden streams' (tests/world/golden), with no request failing.
+// computes must be the golden streams' (tests/games/arena/golden), with no request failing.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -19,7 +19,7 @@ const bin = (name) => join(here, 'node_modules/.bin', name);
 
 // The golden stream of a scenario up to `ticks`: [{tick, digest}] at every 100th tick.
 function golden(name, ticks) {
-  return readFileSync(join(repoRoot, 'tests/world/golden', `${name}.txt`), 'utf8').split('\n')
+  return readFileSync(join(repoRoot, 'tests/games/arena/golden', `${name}.txt`), 'utf8').split('\n')
     .map((line) => /^(\d+) ([0-9a-f]{16})$/.exec(line))
     .filter((m) => m && Number(m[1]) <= ticks)
     .map((m) => ({ tick: Number(m[1]), digest: m[2] }));

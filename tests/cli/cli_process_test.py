@@ -5,9 +5,11 @@
 # CMakeLists.txt's project() declares. Never trusts the CLI's own formatting code: the
 # summary is checked against the canonical dump (world::dump) too.
 # `replay` must agree with `dump` at every tick it is asked for, and name the tick (and section)
-# of a replay damaged here byte by byte from the documented layout (include/tandem/net/replay.hpp).
+# of a replay damaged here byte by byte from the documented layout (include/tandem/net/replay.hpp),
+# and the tick, section and field of a recording whose state make_replay damaged, for the arena
+# or, with GAME, another game (`replay --game GAME`).
 #   cli_process_test.py json|version PATH/TO/tandem   (CTest runs it from the source root)
-#   cli_process_test.py replay PATH/TO/tandem PATH/TO/make_replay
+#   cli_process_test.py replay PATH/TO/tandem PATH/TO/make_replay [GAME]
 import json
 import os
 import re
@@ -102,23 +104,44 @@ def replay_records(data):
     return records
 
 
-def check_replay(cli, make_replay):
+# Per game: its second section (a Sections record's second digest, after the config's) and the
+# field make_replay --damage-at changes, with the change (the replay's value minus this build's).
+# Both games have a scenario named chaos.
+replay_games = {
+    "arena": {"second_section": "wells", "damaged_field": r"wells\[\d+\]\.pos\.x", "damage": 1},
+    "ships": {"second_section": "ships", "damaged_field": r"ships\[\d+\]\.deaths", "damage": 1000},
+}
+
+
+def check_replay(cli, make_replay, game="arena"):
+    if game not in replay_games:
+        sys.exit(f"FAIL: no replay checks for game '{game}' (known: {', '.join(replay_games)})")
+    spec = replay_games[game]
+    as_game = ["--game", game]
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "chaos.replay")
-        subprocess.run([make_replay, "chaos", "30", path], check=True)
+        subprocess.run([make_replay, *as_game, "chaos", "30", path], check=True)
         with open(path, "rb") as f:
             good = f.read()
         check(good[:8] == b"TNDR\x02\x00\x02\x00", "the replay starts TNDR, format 2, protocol 2")
 
+        status, out, err = run_status(cli, "replay", *as_game, path)
+        check(status == 0 and out.startswith(f"replay of {game}, ") and "30 frames" in out
+              and out.rstrip().endswith("ok: every digest agrees with this build"),
+              f"replay of a recorded {game} match exits 0 and checks 30 frames (got {status}: {out}{err})")
+        # The header's fingerprint names the game: without --game the replay is read as its own.
         status, out, err = run_status(cli, "replay", path)
-        check(status == 0 and "30 frames" in out and out.rstrip().endswith("ok: every digest agrees with this build"),
-              f"replay of a recorded match exits 0 and checks 30 frames (got {status}: {out}{err})")
+        check(status == 0 and out.startswith(f"replay of {game}, "), f"replay without --game reads a {game} replay (got {status}: {out}{err})")
+        other = next(g for g in replay_games if g != game)
+        status, out, err = run_status(cli, "replay", "--game", other, path)
+        check(status == 1 and f"is a match of {game}, not of {other}" in err,
+              f"replay --game {other} of a {game} replay exits 1 naming both (got {status}: {err})")
 
         for tick in (0, 17, 30):
-            status, out, err = run_status(cli, "replay", path, "--dump-at", str(tick))
-            dump = run(cli, "dump", "--scenario", "chaos", "--tick", str(tick))
+            status, out, err = run_status(cli, "replay", *as_game, path, "--dump-at", str(tick))
+            dump = run(cli, "dump", *as_game, "--scenario", "chaos", "--tick", str(tick))
             check(status == 0 and "scenario chaos\n" + out == dump,
-                  f"replay --dump-at {tick} prints what dump --scenario chaos --tick {tick} prints")
+                  f"replay --dump-at {tick} prints what dump --game {game} --scenario chaos --tick {tick} prints")
 
         def write(data):
             bad = os.path.join(tmp, "bad.replay")
@@ -141,24 +164,43 @@ def check_replay(cli, make_replay):
         # The frame's digest (after the type and the tick) flipped at tick 12.
         data = bytearray(good)
         data[frame_at(data, 12) + 9] ^= 1
-        status, out, err = run_status(cli, "replay", write(data))
+        status, out, err = run_status(cli, "replay", *as_game, write(data))
         check(status == 1 and "mismatch at tick 12:" in out and "sections: none differ" in out
               and "fields: unknown (the replay holds no state at or after tick 12)" in out,
               f"a flipped frame digest exits 1 naming tick 12 (got {status}: {out})")
 
-        # The room's wells digest at tick 12 (type, tick, held, count, config digest, then wells) too.
+        # The room's second section's digest at tick 12 (type, tick, held, count, the config's
+        # digest, then that section's) too.
         data[sections_at(data, 12) + 1 + 8 + 1 + 1 + 8] ^= 1
-        status, out, err = run_status(cli, "replay", write(data))
-        check(status == 1 and "mismatch at tick 12:" in out and "sections: wells\n" in out,
-              f"with the room's wells digest changed there too, it names the wells section (got {out})")
+        status, out, err = run_status(cli, "replay", *as_game, write(data))
+        check(status == 1 and "mismatch at tick 12:" in out and f"sections: {spec['second_section']}\n" in out,
+              f"with the room's {spec['second_section']} digest changed there too, it names that section (got {out})")
+
+        # A recording whose state was damaged right after tick 12, with a baseline of the damaged
+        # state at tick 20: the tick is named, and the field, with the replay's value and this
+        # build's, the latter read from `dump` (which shares nothing with the replay checker).
+        damaged = os.path.join(tmp, "damaged.replay")
+        subprocess.run([make_replay, *as_game, "chaos", "30", damaged, "--damage-at", "12", "--baseline-at", "20"], check=True)
+        status, out, err = run_status(cli, "replay", *as_game, damaged)
+        dump20 = run(cli, "dump", *as_game, "--scenario", "chaos", "--tick", "20")
+        field = re.search(rf"^({spec['damaged_field']}) (-?\d+)$", dump20, re.M)
+        check(field is not None, f"dump --tick 20 prints a {spec['damaged_field']} line")
+        name, undamaged = field.group(1), int(field.group(2))
+        check(status == 1 and "mismatch at tick 12:" in out and "ticks 0 to 12" in out,
+              f"a damaged recording exits 1 naming tick 12 (got {status}: {out}{err})")
+        check(re.search(r"^fields at tick 20 \(the replay's state there against this build's; \d+ differ\):$", out, re.M),
+              f"it diffs the fields at the baseline of tick 20 (got {out})")
+        expected = f"  {name} {undamaged + spec['damage']} {undamaged} ("
+        check(any(line.startswith(expected) for line in out.splitlines()),
+              f"it names the damaged field '{expected}...' (got {out})")
 
         for cut, what in ((len(good) - 3, "inside the last record"), (10, "inside the header")):
-            status, out, err = run_status(cli, "replay", write(good[:cut]))
+            status, out, err = run_status(cli, "replay", *as_game, write(good[:cut]))
             check(status == 1 and "truncated" in err, f"a replay cut {what} exits 1 as truncated (got {status}: {err})")
         status, out, err = run_status(cli, "replay", write(b"XNDR" + good[4:]))
         check(status == 1 and "bad_magic" in err, f"another file exits 1 as bad_magic (got {status}: {err})")
 
-        status, out, err = run_status(cli, "replay", path, "--dump-at", "31")
+        status, out, err = run_status(cli, "replay", *as_game, path, "--dump-at", "31")
         check(status == 2 and "covers ticks 0 to 30" in err, f"--dump-at past the end exits 2 naming the ticks (got {status}: {err})")
         status, out, err = run_status(cli, "replay")
         check(status == 2 and "needs FILE" in err, f"replay without FILE exits 2 (got {status}: {err})")
@@ -168,6 +210,7 @@ def check_replay(cli, make_replay):
 
 if __name__ == "__main__":
     checks = {"json": check_json, "version": check_version, "replay": check_replay}
-    if len(sys.argv) < 3 or sys.argv[1] not in checks or len(sys.argv) != (4 if sys.argv[1] == "replay" else 3):
-        sys.exit("usage: cli_process_test.py json|version PATH/TO/tandem | replay PATH/TO/tandem PATH/TO/make_replay")
+    arity = (4, 5) if len(sys.argv) > 1 and sys.argv[1] == "replay" else (3,)
+    if len(sys.argv) < 3 or sys.argv[1] not in checks or len(sys.argv) not in arity:
+        sys.exit("usage: cli_process_test.py json|version PATH/TO/tandem | replay PATH/TO/tandem PATH/TO/make_replay [GAME]")
     checks[sys.argv[1]](*sys.argv[2:])

@@ -136,7 +136,7 @@ TEST_CASE("PredictedClient<arena> with the arena's presentation: a correction's 
     m.connect(me, 0);
     m.connect(other, 0);
     auto p = client::PredictedClient<Sim>::create().value();
-    arena::Corrections corrections;
+    arena::presentation::Corrections corrections;
     bool saw_offset = false;
     for (uint64_t t = 0; t < 520; ++t) {
         const int64_t now = static_cast<int64_t>(t) * tick_ns;

@@ -24,9 +24,8 @@ constexpr uint32_t predicting[] = {steady, short_suspend, non_reader, rejoiner, 
 }  // namespace
 
 TEST_CASE("predicting clients in the full match: in the quiet every predicted tick is the room's, and the match is the same without them", "[predicted][match]") {
-    MatchPlan plain;
-    plain.long_suspend_ticks = 1800;
-    MatchPlan followed = plain;
+    const MatchPlan plan;
+    MatchGame<arena::Sim> followed = arena_match();
     std::map<uint64_t, uint64_t> room_digest;
     std::vector<std::map<uint64_t, uint64_t>> predicted(peer_count);
     std::vector<client::PredictionFigures> figures(peer_count);
@@ -44,8 +43,8 @@ TEST_CASE("predicting clients in the full match: in the quiet every predicted ti
             if (const arena::World* w = p.state()) predicted[e][w->tick] = arena::digest(*w);
         }
     };
-    const MatchResult with = run_match(followed);
-    const MatchResult without = run_match(plain);
+    const MatchResult with = run_match<arena::Sim>(plan, followed);
+    const MatchResult without = run_match(plan);
 
     for (uint32_t e : predicting) {
         INFO(peer_names[e] << ": rollbacks " << figures[e].rollbacks << ", resets " << figures[e].resets << ", depth "

@@ -29,7 +29,8 @@ async function openWithHello(edit) {
     const server = ws.connectToServer();
     ws.onMessage((message) => {
       const bytes = Buffer.from(message);
-      if (bytes[0] === 0x01 && bytes.length === 12) edit(bytes);   // Hello: u8 type | u16 version | u64 fingerprint | u8 role
+      // Hello: u8 type | u16 version | u64 fingerprint | u8 role | u8 n | n bytes of the game's name
+      if (bytes[0] === 0x01 && bytes.length >= 13 && bytes.length === 13 + bytes[12]) edit(bytes);
       server.send(bytes);
     });
   });

@@ -1,6 +1,9 @@
 // Load generator for `tandem serve` on loopback: P players sending one small binary message
 // per tick and W watchers reading everything, over raw sockets and epoll on one thread (a
 // Node client tops out near 50k messages/s, below what a room with 1,000 watchers sends).
+// With --game GAME it speaks the room's protocol (version 2) for that game, its hello and
+// commands written by the kit's game codec (tandem/net/game_codec.hpp), so it loads any game
+// `tandem serve --game` runs; without, it sends the stand-in room's raw bytes.
 // It stops by itself after --seconds. Then, in the same run, it measures the kernel's
 // floor: a bare send() of the same bytes to as many loopback sockets, CPU per send.
 // It must never be mistaken for a test: it asserts nothing and prints figures.
@@ -25,6 +28,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -36,7 +40,56 @@
 #include <thread>
 #include <vector>
 
+#include "arena/sim.hpp"
+#include "ships/sim.hpp"
+#include "tandem/net/game_codec.hpp"
+#include "tandem/net/protocol.hpp"
+
 namespace {
+
+namespace net = tandem::net;
+
+// A game as the load generator plays it: its hello, and player p's command at timer tick t as
+// an input message (the only part that names a game's types).
+struct LoadGame {
+    std::string_view name;
+    std::function<std::vector<uint8_t>(net::Role role)> hello;
+    std::function<std::vector<uint8_t>(uint32_t sequence, uint64_t tick, uint32_t player)> input;
+};
+
+template <class G, class CommandAt>
+LoadGame load_game(CommandAt command_at) {
+    LoadGame game;
+    game.name = G::name;
+    game.hello = [](net::Role role) {
+        std::vector<uint8_t> out;
+        net::encode(out, net::hello_for<G>(role));
+        return out;
+    };
+    game.input = [command_at](uint32_t sequence, uint64_t tick, uint32_t player) {
+        std::vector<uint8_t> out;
+        net::encode(out, net::input_message<G>(sequence, command_at(tick, player)));
+        return out;
+    };
+    return game;
+}
+
+// The games this generator loads: a new one is one line here (and its library in CMake).
+std::vector<LoadGame> load_games() {
+    return {
+        // A slow circle per player, as a steering page's pointer moves.
+        load_game<arena::Sim>([](uint64_t t, uint32_t p) {
+            return arena::Steer{{tandem::Fx::from_int(static_cast<int32_t>((t + p * 37) % 400)),
+                                 tandem::Fx::from_int(static_cast<int32_t>((t * 3 + p * 11) % 400))}};
+        }),
+        // Thrusting and firing, turning one way then the other for a second at a time.
+        load_game<ships::Sim>([](uint64_t t, uint32_t p) {
+            const uint64_t phase = (t / 30 + p) % 3;
+            const uint8_t turn = phase == 0 ? ships::turn_left : phase == 1 ? ships::turn_right : 0;
+            return ships::Command{static_cast<uint8_t>(ships::thrust | ships::fire | turn)};
+        }),
+    };
+}
 
 int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -145,7 +198,16 @@ void consume(Client& c, const uint8_t* data, size_t n) {
         if (length > c.largest) c.largest = static_cast<uint32_t>(length);
         // A room frame: u8 type 0x82 | u64 tick | u64 digest | ... (little-endian).
         const uint8_t* payload = c.pending.data() + at + header;
-        if (length >= 17 && payload[0] == 0x82) {
+        if (length >= 1 && payload[0] == static_cast<uint8_t>(net::MessageType::error)) {
+            // The room refused this client (a hello for another game or build, a flood): say why.
+            auto refusal = net::decode_server(std::span<const uint8_t>(payload, length));
+            const auto* error = refusal.ok() ? std::get_if<net::ErrorMsg>(&*refusal) : nullptr;
+            std::fprintf(stderr, "ws_load: the room refused a client: %s: %s\n",
+                         error ? std::string(net::error_name(error->code)).c_str() : "malformed error",
+                         error ? error->text.c_str() : "");
+            std::exit(1);
+        }
+        if (length >= 17 && payload[0] == static_cast<uint8_t>(net::MessageType::frame)) {
             c.frame_tick = 0;
             c.frame_digest = 0;
             for (int i = 7; i >= 0; --i) {
@@ -297,7 +359,7 @@ struct TimerFloor {
 };
 
 // usage: ws_load --port N [--players P] [--watchers W] [--seconds S] [--hz 60] [--message-bytes 13]
-//                [--server-pid PID] [--fingerprint HEX (the real room's protocol)] [--timer-floor-cpu C]
+//                [--server-pid PID] [--game arena|ships (the real room's protocol)] [--timer-floor-cpu C]
 //                [--ack-burst 1]
 // Prints one line of key=value figures.
 int main(int argc, char** argv) {
@@ -314,21 +376,33 @@ int main(int argc, char** argv) {
     // --ack-burst 1 makes every client ack on the same tick instead (all 1,000 acks of a
     // second's tenth in one burst), the synchronised worst case.
     const bool ack_spread = option(argc, argv, "--ack-burst", 0) == 0;
-    // Protocol mode (the real room): a hello with this fingerprint hash, inputs as the
-    // protocol's steer, and an ack of the newest frame ten times a second, as a page does.
-    const char* fingerprint_hex = nullptr;
-    for (int i = 1; i + 1 < argc; ++i) {
-        if (std::string_view(argv[i]) == "--fingerprint") fingerprint_hex = argv[i + 1];
+    // Protocol mode (the real room): the game's hello (its name and fingerprint hash), one
+    // command per player per tick, and an ack of the newest frame ten times a second, as a page does.
+    const std::vector<LoadGame> games = load_games();
+    const LoadGame* game = nullptr;
+    std::string game_names;
+    for (const LoadGame& g : games) game_names += (game_names.empty() ? "" : ", ") + std::string(g.name);
+    for (int i = 1; i < argc; ++i) {
+        if (std::string_view(argv[i]) == "--fingerprint") {
+            std::fprintf(stderr, "ws_load: --fingerprint is gone: --game GAME sends that game's hello (%s)\n", game_names.c_str());
+            return 2;
+        }
+        if (std::string_view(argv[i]) != "--game") continue;
+        for (const LoadGame& g : games) {
+            if (i + 1 < argc && g.name == argv[i + 1]) game = &g;
+        }
+        if (!game) {
+            std::fprintf(stderr, "ws_load: --game expects one of %s\n", game_names.c_str());
+            return 2;
+        }
     }
-    const bool protocol = fingerprint_hex != nullptr;
-    const uint64_t fingerprint = protocol ? std::strtoull(fingerprint_hex, nullptr, 16) : 0;
-    auto little = [](std::vector<uint8_t>& out, uint64_t value, int bytes) {
-        for (int i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
-    };
-    if (port == 0 || hz == 0 || seconds == 0 || seconds > 600 || players + watchers > 20'000 || message_bytes > 125) {
+    const bool protocol = game != nullptr;
+    if (port == 0 || hz == 0 || seconds == 0 || seconds > 600 || players + watchers > 20'000 || message_bytes < 1 ||
+        message_bytes > 125) {
         std::fprintf(stderr,
                      "usage: ws_load --port N [--players P] [--watchers W] [--seconds 1..600] [--hz HZ] "
-                     "[--message-bytes 0..125] (P + W <= 20000)\n");
+                     "[--message-bytes 1..125] [--game %s] (P + W <= 20000)\n",
+                     game_names.c_str());
         return 2;
     }
 
@@ -340,12 +414,7 @@ int main(int argc, char** argv) {
         c.player = i < players;
         upgrade(c.fd, port);
         if (protocol) {
-            // u8 0x01 | u16 version 1 | u64 fingerprint | u8 role (0 play, 1 watch)
-            std::vector<uint8_t> hello = {0x01};
-            little(hello, 1, 2);
-            little(hello, fingerprint, 8);
-            hello.push_back(c.player ? 0 : 1);
-            const std::vector<uint8_t> frame = client_frame(hello);
+            const std::vector<uint8_t> frame = client_frame(game->hello(c.player ? net::Role::play : net::Role::watch));
             send_all(c.fd, frame.data(), frame.size());
         }
         epoll_event ev{};
@@ -381,11 +450,8 @@ int main(int argc, char** argv) {
                     ++timer_ticks;
                     for (uint32_t p = 0; p < players; ++p) {
                         if (protocol) {
-                            // u8 0x02 | u32 sequence | i32 x | i32 y (Q16.16): a slow circle per player
-                            payload.assign({0x02});
-                            little(payload, sent + 1, 4);
-                            little(payload, static_cast<uint32_t>(((timer_ticks + p * 37) % 400) << 16), 4);
-                            little(payload, static_cast<uint32_t>(((timer_ticks * 3 + p * 11) % 400) << 16), 4);
+                            // Sequence numbers start at 1 and increase per client: one per timer tick.
+                            payload = game->input(static_cast<uint32_t>(timer_ticks), timer_ticks, p);
                         } else {
                             payload[0] = static_cast<uint8_t>(sent & 0x7F);  // never a stand-in command byte (0xC1..)
                         }
@@ -399,10 +465,8 @@ int main(int argc, char** argv) {
                             const Client& c = clients[i];
                             if (c.frame_tick == 0) continue;
                             if (ack_spread && (timer_ticks + i) % ack_every != 0) continue;
-                            // u8 0x03 | u8 holds world | u64 tick | u64 digest
-                            std::vector<uint8_t> ack = {0x03, 1};
-                            little(ack, c.frame_tick, 8);
-                            little(ack, c.frame_digest, 8);
+                            std::vector<uint8_t> ack;
+                            net::encode(ack, net::Ack{true, c.frame_tick, c.frame_digest});
                             const std::vector<uint8_t> frame = client_frame(ack);
                             send_all(c.fd, frame.data(), frame.size());
                         }

@@ -1,11 +1,13 @@
 // Test support shared by the net tests, the CLI's process test and the fuzz seed corpus: a
-// message's bytes, hand-writing helpers, and a replay of an arena match recorded the way a room
-// records one (welcome, the baseline at tick 0, then per tick the frame of a scenario's inputs
-// and the section digests), from a world stepped here, never by the room.
+// message's bytes, hand-writing helpers, and a replay of a scripted match of any game recorded
+// the way a room records one (welcome, the baseline at tick 0, then per tick the frame of a
+// scenario's inputs and the section digests; optionally later baselines, as a client's export
+// holds), from a state stepped here, never by the room.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -14,6 +16,8 @@
 #include "tandem/net/protocol.hpp"
 #include "tandem/net/replay.hpp"
 #include "tandem/sim/codec.hpp"
+#include "tandem/sim/scenario.hpp"
+#include "tandem/sim/state.hpp"
 
 namespace tandem::net::testing {
 
@@ -38,11 +42,59 @@ inline Bytes arena_frame(uint64_t tick, uint64_t digest, const std::vector<Appli
     return out;
 }
 
-struct Recording {
+template <class G>
+struct RecordingOf {
     Bytes file;
-    std::vector<arena::World> worlds;   // worlds[t]: the recorded world at tick t
-    std::vector<uint64_t> record_ends;  // the byte offset after each record
+    std::vector<typename G::State> worlds;   // worlds[t]: the recorded state at tick t
+    std::vector<uint64_t> record_ends;       // the byte offset after each record
 };
+
+template <class G>
+struct GameRecordOptions {
+    uint64_t ticks = 40;
+    bool sections = true;                          // a held Sections record after every frame
+    std::optional<uint64_t> damage_at;             // the recorded state is damaged after this tick
+    std::function<void(typename G::State&)> damage;
+    std::vector<uint64_t> baselines_at;            // a Baseline of the recorded state after these ticks' records
+};
+
+template <sim::Scripted G>
+RecordingOf<G> record_game_match(const typename G::Scenario& s, const GameRecordOptions<G>& o) {
+    RecordingOf<G> r;
+    const auto add = [&r](const Bytes& message) {
+        append_replay_record(r.file, message);
+        r.record_ends.push_back(r.file.size());
+    };
+    append_replay_header<G>(r.file);
+    typename G::State w = G::start(s);
+    const typename G::Config config = G::config_of(w);
+    add(encoded(welcome_for<G>(Role::watch, watcher_id, 2, 0, G::max_players(config), config)));
+    add(encoded(Baseline{G::tick(w), sim::encode_snapshot<G>(w)}));
+    r.worlds.push_back(w);
+    typename G::Stepper stepper;
+    for (uint64_t t = 1; t <= o.ticks; ++t) {
+        // A frame holds each input once, in canonical order; step applies the same set.
+        std::vector<sim::Input<G>> inputs = G::scenario_inputs(s, w);
+        sim::sort_canonical<G>(inputs);
+        inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+        stepper.step(w, inputs);
+        if (o.damage_at == t && o.damage) o.damage(w);
+        std::vector<Applied<G>> applied;
+        for (const sim::Input<G>& in : inputs) applied.push_back({in, 0});
+        Bytes frame;
+        encode_frame<G>(frame, G::tick(w), sim::digest<G>(w), applied);
+        add(frame);
+        if (o.sections) add(encoded(Sections{G::tick(w), true, section_list<G>(sim::digests<G>(w).sections)}));
+        if (std::find(o.baselines_at.begin(), o.baselines_at.end(), t) != o.baselines_at.end()) {
+            add(encoded(Baseline{G::tick(w), sim::encode_snapshot<G>(w)}));
+        }
+        r.worlds.push_back(w);
+    }
+    return r;
+}
+
+// The arena's recording, as the net tests have always made it.
+using Recording = RecordingOf<arena::Sim>;
 
 struct RecordOptions {
     uint64_t ticks = 40;
@@ -51,32 +103,14 @@ struct RecordOptions {
 };
 
 inline Recording record_match(const arena::Scenario& s, const RecordOptions& o) {
-    using Sim = arena::Sim;
-    Recording r;
-    const auto add = [&r](const Bytes& message) {
-        append_replay_record(r.file, message);
-        r.record_ends.push_back(r.file.size());
+    GameRecordOptions<arena::Sim> g;
+    g.ticks = o.ticks;
+    g.sections = o.sections;
+    g.damage_at = o.corrupt_wells_at;
+    g.damage = [](arena::World& w) {
+        if (!w.wells.empty()) w.wells[0].pos.x = w.wells[0].pos.x + Fx::from_raw(1);
     };
-    append_replay_header<Sim>(r.file);
-    add(encoded(welcome_for<Sim>(Role::watch, watcher_id, 2, 0, s.config.max_players, s.config)));
-    arena::World w = arena::start(s);
-    add(encoded(Baseline{w.tick, arena::encode(w)}));
-    r.worlds.push_back(w);
-    arena::Stepper stepper;
-    for (uint64_t t = 1; t <= o.ticks; ++t) {
-        // A frame holds each input once, in canonical order; step applies the same set.
-        std::vector<arena::Input> inputs = arena::scenario_inputs(s, w);
-        sim::sort_canonical<Sim>(inputs);
-        inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
-        stepper.step(w, inputs);
-        if (o.corrupt_wells_at == t && !w.wells.empty()) w.wells[0].pos.x = w.wells[0].pos.x + Fx::from_raw(1);
-        std::vector<Applied<Sim>> applied;
-        for (const arena::Input& in : inputs) applied.push_back({in, 0});
-        add(arena_frame(w.tick, arena::digest(w), applied));
-        if (o.sections) add(encoded(Sections{w.tick, true, section_list<Sim>(arena::section_digests(w))}));
-        r.worlds.push_back(w);
-    }
-    return r;
+    return record_game_match<arena::Sim>(s, g);
 }
 
 }  // namespace tandem::net::testing

@@ -140,137 +140,32 @@ void player_inputs(const RandomInputs& in, const State& s, XorShift& rng, uint32
     if ((in.classes & input_repeat) != 0 && repeat_roll < in.repeat_rate && out.size() > before) out.push_back(out.back());
 }
 
-bool decimal(std::string_view text, uint64_t max, uint64_t& out) {
-    if (text.empty() || text.size() > 20) return false;
-    uint64_t v = 0;
-    for (const char ch : text) {
-        if (ch < '0' || ch > '9') return false;
-        const auto digit = static_cast<uint64_t>(ch - '0');
-        if (v > (max - digit) / 10) return false;
-        v = v * 10 + digit;
-    }
-    out = v;
-    return true;
-}
-
-std::string all_class_names() {
-    std::string s;
-    for (std::string_view n : class_names) {
-        if (!s.empty()) s += ", ";
-        s += n;
-    }
-    return s;
-}
-
-SpecError spec_error(SpecError::Code code, std::string_view spec, const std::string& what) {
-    std::string m = "random world '";
-    m += spec;
-    m += "': ";
-    m += what;
-    m += " (accepted: ";
-    m += random_spec_syntax();
-    m += "; CLASS one of ";
-    m += all_class_names();
-    m += ")";
-    return SpecError{code, m};
-}
+// The modifiers a random ships world's name accepts, in their canonical order.
+constexpr std::array<tandem::sim::CountModifier, 2> count_modifiers = {{
+    {"rocks", max_spec_rocks},
+    {"players", max_stream_players},
+}};
+constexpr tandem::sim::RandomSpecGrammar grammar{count_modifiers, class_names};
 
 }  // namespace
 
-std::string_view error_name(const SpecError& error) {
-    switch (error.code) {
-    case SpecError::unknown_scenario: return "unknown_scenario";
-    case SpecError::bad_seed: return "bad_seed";
-    case SpecError::unknown_modifier: return "unknown_modifier";
-    case SpecError::bad_value: return "bad_value";
-    }
-    return "bad_value";
+std::string_view random_spec_syntax() {
+    static const std::string syntax = tandem::sim::random_spec_syntax(grammar);
+    return syntax;
 }
-std::string_view describe(const SpecError& error) { return error.message; }
-
-std::string_view random_spec_syntax() { return "random:SEED[:rocks=N][:players=N][:without=CLASS+...]"; }
 
 std::string_view input_class_name(uint32_t bit_index) {
     return bit_index < class_names.size() ? class_names[bit_index] : std::string_view{};
 }
 
 Result<RandomSpec, SpecError> parse_random_spec(std::string_view spec) {
-    if (!spec.starts_with(random_prefix)) return spec_error(SpecError::bad_seed, spec, "it does not start with 'random:'");
-    std::string_view rest = spec.substr(random_prefix.size());
-    const size_t colon = rest.find(':');
-    const std::string_view seed_text = rest.substr(0, colon);
-    RandomSpec out;
-    if (!decimal(seed_text, UINT64_MAX, out.seed)) {
-        return spec_error(SpecError::bad_seed, spec, "the seed '" + std::string(seed_text) + "' is not a decimal 64-bit number");
-    }
-    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
-    bool seen_rocks = false, seen_players = false, seen_without = false;
-    while (colon != std::string_view::npos) {
-        const size_t next = rest.find(':');
-        const std::string_view item = rest.substr(0, next);
-        const size_t eq = item.find('=');
-        const std::string_view key = item.substr(0, eq);
-        const std::string_view value = eq == std::string_view::npos ? std::string_view{} : item.substr(eq + 1);
-        uint64_t n = 0;
-        if (key == "rocks" && !seen_rocks) {
-            if (!decimal(value, max_spec_rocks, n)) {
-                return spec_error(SpecError::bad_value, spec, "rocks='" + std::string(value) + "' is not a count 0..256");
-            }
-            out.rocks = static_cast<int64_t>(n);
-            seen_rocks = true;
-        } else if (key == "players" && !seen_players) {
-            if (!decimal(value, max_stream_players, n)) {
-                return spec_error(SpecError::bad_value, spec, "players='" + std::string(value) + "' is not a count 0..11");
-            }
-            out.players = static_cast<int64_t>(n);
-            seen_players = true;
-        } else if (key == "without" && !seen_without) {
-            std::string_view names = value;
-            if (names.empty()) return spec_error(SpecError::bad_value, spec, "without= names no class");
-            while (true) {
-                const size_t plus = names.find('+');
-                const std::string_view name = names.substr(0, plus);
-                uint32_t bit = 0;
-                while (bit < class_names.size() && class_names[bit] != name) ++bit;
-                if (bit == class_names.size()) {
-                    return spec_error(SpecError::bad_value, spec, "unknown input class '" + std::string(name) + "'");
-                }
-                out.without |= 1u << bit;
-                if (plus == std::string_view::npos) break;
-                names = names.substr(plus + 1);
-            }
-            seen_without = true;
-        } else {
-            return spec_error(SpecError::unknown_modifier, spec, "unknown or repeated modifier '" + std::string(item) + "'");
-        }
-        if (next == std::string_view::npos) break;
-        rest = rest.substr(next + 1);
-    }
-    return out;
+    auto values = tandem::sim::parse_random_spec(spec, grammar);
+    if (!values) return values.error();
+    return RandomSpec{values->seed, values->counts[0], values->counts[1], values->without};
 }
 
 std::string format_random_spec(const RandomSpec& spec) {
-    std::string s(random_prefix);
-    s += std::to_string(spec.seed);
-    if (spec.rocks >= 0) {
-        s += ":rocks=";
-        s += std::to_string(spec.rocks);
-    }
-    if (spec.players >= 0) {
-        s += ":players=";
-        s += std::to_string(spec.players);
-    }
-    if (spec.without != 0) {
-        s += ":without=";
-        bool first = true;
-        for (uint32_t bit = 0; bit < class_names.size(); ++bit) {
-            if ((spec.without & (1u << bit)) == 0) continue;
-            if (!first) s += '+';
-            s += class_names[bit];
-            first = false;
-        }
-    }
-    return s;
+    return tandem::sim::format_random_spec({spec.seed, {spec.rocks, spec.players}, spec.without}, grammar);
 }
 
 RandomWorld generate_random_world(const RandomSpec& spec) {

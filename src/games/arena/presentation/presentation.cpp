@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace arena {
+namespace arena::presentation {
 
 namespace {
 void fill(RenderView& v, const World& now, const World* prev) {
@@ -88,4 +88,4 @@ PredictedView Corrections::view(const tandem::client::PredictedClient<Sim>& pred
     return pv;
 }
 
-}  // namespace arena
+}  // namespace arena::presentation

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tandem/core/result.hpp"
+#include "tandem/sim/random_spec.hpp"
 #include "arena/world.hpp"
 
 namespace arena {
@@ -56,14 +57,8 @@ struct RandomWorld {
 };
 
 // A scenario name or random spec that does not resolve: which part and why, what is accepted.
-struct SpecError {
-    enum Code : uint8_t { unknown_scenario, bad_seed, unknown_modifier, bad_value } code = unknown_scenario;
-    std::string message;
-};
-std::string_view error_name(const SpecError& error);   // "unknown_scenario", "bad_seed", ...
-std::string_view describe(const SpecError& error);
-
-inline constexpr std::string_view random_prefix = "random:";
+using SpecError = tandem::sim::SpecError;   // error_name, describe: tandem/sim/random_spec.hpp
+using tandem::sim::random_prefix;
 // The accepted form, for messages and help: "random:SEED[:pellets=N][:players=N][:without=C+C]".
 std::string_view random_spec_syntax();
 // The names `without=` accepts, in bit order: join, leave, steer, far, churn, repeat, odd_ids.

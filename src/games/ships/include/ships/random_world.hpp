@@ -10,6 +10,7 @@
 
 #include "ships/world.hpp"
 #include "tandem/core/result.hpp"
+#include "tandem/sim/random_spec.hpp"
 
 namespace ships {
 
@@ -54,14 +55,8 @@ struct RandomWorld {
     RandomInputs inputs;
 };
 
-struct SpecError {
-    enum Code : uint8_t { unknown_scenario, bad_seed, unknown_modifier, bad_value } code = unknown_scenario;
-    std::string message;
-};
-std::string_view error_name(const SpecError& error);
-std::string_view describe(const SpecError& error);
-
-inline constexpr std::string_view random_prefix = "random:";
+using SpecError = tandem::sim::SpecError;   // error_name, describe: tandem/sim/random_spec.hpp
+using tandem::sim::random_prefix;
 std::string_view random_spec_syntax();   // "random:SEED[:rocks=N][:players=N][:without=CLASS+...]"
 std::string_view input_class_name(uint32_t bit_index);
 

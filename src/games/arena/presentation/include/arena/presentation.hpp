@@ -2,7 +2,8 @@
 // PredictedClient<arena::Sim> (wells and pellets before and after the last step, the fraction
 // between, the confirmed step's events) and the eased offsets of wells a rollback moved.
 // Floats live here only (the drawn offsets, the correction monitor), never in state: nothing
-// here feeds the simulation or the wire.
+// here feeds the simulation or the wire. Its own namespace (arena::presentation) is what the
+// float scan (tests/determinism) tells apart from the arena's float-free simulation.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,7 @@
 #include "tandem/net/client_session.hpp"
 #include "tandem/predict/smoothing.hpp"
 
-namespace arena {
+namespace arena::presentation {
 
 struct RenderWell {
     uint32_t player = 0;
@@ -68,4 +69,4 @@ private:
     float last_correction_ = 0.0f;
 };
 
-}  // namespace arena
+}  // namespace arena::presentation

@@ -1,0 +1,42 @@
+// The resume rule's arithmetic (tandem/net/resume_rule.hpp): 128-bit products through Wide, so
+// a day's sleep at any measured cost saturates instead of overflowing.
+#include "tandem/net/resume_rule.hpp"
+
+#include <algorithm>
+
+#include "tandem/net/link_arith.hpp"
+
+namespace tandem::net {
+
+namespace {
+// Bounds on the inputs, so that no product below leaves 64 bits before the division:
+// a step of at most 1 s, at most 2^31 ticks (a year at 60 Hz).
+constexpr int64_t max_step_cost_ns = 1'000'000'000;
+constexpr uint64_t max_ticks = uint64_t{1} << 31;
+}  // namespace
+
+int64_t catch_up_wall_ns(uint64_t ticks, const ResumeCosts& costs) {
+    if (ticks == 0) return 0;
+    const int64_t cost = std::clamp<int64_t>(costs.step_cost_ns, 1, max_step_cost_ns);
+    const auto share = static_cast<int64_t>(std::min<uint32_t>(costs.step_share_permille, 1000));
+    // Stepping gains share / cost ticks per ns on a room that sends tick_hz / 1e9: the gap closes
+    // at (share x 1e6 - cost x tick_hz) / (cost x 1e9) ticks per ns, share in per mille.
+    const int64_t closing = share * 1'000'000 - cost * static_cast<int64_t>(costs.tick_hz);
+    if (closing <= 0) return never_ns;
+    const auto n = static_cast<int64_t>(std::min(ticks, max_ticks));
+    return mul_div_round(n * cost, 1'000'000'000, closing);
+}
+
+ResumeEstimate weigh_resume(const ResumeCosts& costs) {
+    ResumeEstimate e;
+    e.catch_up_ns = catch_up_wall_ns(costs.behind_ticks, costs);
+    const int64_t fetch = std::max<int64_t>(0, costs.baseline_fetch_ns);
+    // The baseline is the room's state when it is sent; the ticks it runs while the baseline
+    // travels (and one more, the tick in progress) follow it as frames and are stepped.
+    const auto during_fetch = static_cast<uint64_t>(mul_div_round(fetch, costs.tick_hz, 1'000'000'000)) + 1;
+    e.baseline_ns = sat_add(sat_add(fetch, std::max<int64_t>(0, costs.baseline_decode_ns)), catch_up_wall_ns(during_fetch, costs));
+    e.catch_up = e.catch_up_ns <= e.baseline_ns && e.catch_up_ns != never_ns;
+    return e;
+}
+
+}  // namespace tandem::net
