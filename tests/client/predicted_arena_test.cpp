@@ -38,18 +38,14 @@ TEST_CASE("PredictedClient<arena>: with only its own inputs on a steady link, th
     Match<Sim> m = small_match();
     const uint32_t me = m.add_session(Role::play, 10, LinkSpec{40 * ms, 0}, 0);
     m.connect(me, 0);
-    auto p = client::PredictedClient<Sim>::create().value();
+    auto& p = m.follow(me, client::PredictedClient<Sim>::create().value());
     uint64_t rollbacks_at_warm = 0;
     for (uint64_t t = 0; t < 900; ++t) {
         const int64_t now = static_cast<int64_t>(t) * tick_ns;
         m.deliver(now);
-        if (t >= 120 && t < 840 && t % 3 == 0) {
-            m.session(me).send_command(point(100 + static_cast<int32_t>(t % 700), 300 + static_cast<int32_t>(t % 200)), now);
-            p.update(m.session(me), now);
-        }
+        if (t >= 120 && t < 840 && t % 3 == 0)
+            m.send_command(me, point(100 + static_cast<int32_t>(t % 700), 300 + static_cast<int32_t>(t % 200)), now);
         m.advance(me, now, 8 * ms);
-        p.update(m.session(me), now);
-        p.end_frame();
         if (t == 300) rollbacks_at_warm = p.figures().rollbacks;
         m.tick(now);
     }
@@ -68,7 +64,7 @@ TEST_CASE("PredictedClient<arena>: with a clock, a rollback past the time budget
     m.connect(other, 0);
     client::PredictConfig config;
     config.resim_budget_ns = 3'000'000;
-    auto p = client::PredictedClient<Sim>::create(config).value();
+    auto& p = m.follow(me, client::PredictedClient<Sim>::create(config).value());
     p.set_clock(&slow_clock);
     std::map<uint64_t, uint64_t> room_digest, predicted_digest;
     uint32_t most = 0, most_spread = 0;
@@ -78,8 +74,6 @@ TEST_CASE("PredictedClient<arena>: with a clock, a rollback past the time budget
         const int64_t now = static_cast<int64_t>(t) * tick_ns;
         m.deliver(now);
         m.advance(me, now, 8 * ms);
-        p.update(m.session(me), now);
-        p.end_frame();
         const auto f = p.figures();
         most = std::max(most, f.resim_ticks_last);
         // A frame where a rollback in flight for longer than the window landed runs it whole;

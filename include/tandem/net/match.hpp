@@ -88,7 +88,8 @@ public:
     bool saw_close(uint32_t e) const { return endpoints_[e]->saw_close; }
 
     // Makes the endpoint's session followed by `follower` (replacing any before): from then on
-    // send_command and advance update it, and advance ends its frame. Returns it, as held.
+    // send_command and advance update it, and advance ends its frame. Returns it, as held (the
+    // reference stays valid, the Match moved or not, until the follower is replaced).
     template <SessionFollower<G> F>
     F& follow(uint32_t e, F follower) {
         auto held = std::make_unique<FollowerOf<F>>(std::move(follower));
