@@ -282,6 +282,10 @@ val session_figures(const SessionBox& b) {
         lr.set("baselineBytes", number(r.bytes));
         lr.set("droppedMs", ms_from_ns(r.dropped_ns));
         lr.set("verifiedAfterMs", ms_or_null(r.until_verified_ns));
+        // The two sides the resume rule weighed; null: that path could never finish.
+        const auto estimate = [](int64_t ns) { return ns == net::never_ns ? val::null() : val(ms_from_ns(ns)); };
+        lr.set("catchUpEstimateMs", estimate(r.catch_up_estimate_ns));
+        lr.set("baselineEstimateMs", estimate(r.baseline_estimate_ns));
         o.set("lastResume", lr);
     }
     // Scores as the confirmed world holds them.

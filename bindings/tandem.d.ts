@@ -795,7 +795,9 @@ export interface SessionFigures {
   };
   rttMs: number | null; bytesInPerSec: number; bytesOutPerSec: number; droppedMs: number; stepCostMs: number;
   lastResume: null | { awayMs: number; path: 'catch_up' | 'baseline' | 'idle'; ticks: number; frames: number;
-    baselineBytes: number; droppedMs: number; verifiedAfterMs: number | null };
+    baselineBytes: number; droppedMs: number; verifiedAfterMs: number | null;
+    /** The two paths' wall times as the resume rule estimated them (null: could never finish); the faster was taken. */
+    catchUpEstimateMs: number | null; baselineEstimateMs: number | null };
   error: null | { code: string; message: string };
   /** null unless the session was created with `predict: true`. */
   prediction: PredictionFigures | null;

@@ -85,10 +85,12 @@ describe('the offline mode: a Room in the page', () => {
     await restore();
     const spanMs = Date.now() - startedAt;
     // The bound is in frames, the page's own unit, not in wall time (a loaded machine draws a
-    // few frames a second): catch-up is chosen only for at most catch_up_budget_ns (1 s) of
-    // stepping, and every advance call while catching up steps at least catch_up_slice_ns
-    // (8 ms) of it, so 125 calls; a baseline is asked for and applied within a few, and its
-    // backlog is a catch-up of the same resume. Twice that, plus margin, and the page failed.
+    // few frames a second): catch-up is chosen only when the resume rule prices it below a
+    // baseline, which in the tab's own room (no network) costs a decode and a few steps, so at
+    // most about a second of stepping; every advance call while catching up steps at least
+    // catch_up_slice_ns (8 ms) of it, so 125 calls; a baseline is asked for and applied within a
+    // few, and its backlog is a catch-up of the same resume. Twice that, plus margin, and the
+    // page failed.
     const FRAME_BOUND = 2 * (1000 / 8) + 20;
     const shownAtFrame = await page.evaluate(() => window.framesSampled);
     const closed = (r) => r.awayMs >= 4000 && r.verifiedAfterMs != null && r.text.includes('verified again');

@@ -22,7 +22,9 @@ before(async () => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 // A room and sessions joined by direct byte passing: what a lossless, instant socket does.
-function match(config, roles) {
+// `downMs`: how long the room's messages take to reach a client (its baseline fetch, which the
+// session's resume rule weighs); 0 delivers at once.
+function match(config, roles, { downMs = 0 } = {}) {
   const room = new tandem.Room(config);
   const clients = roles.map((watch) => ({
     session: new tandem.ClientSession({ watch, nowMs: 0, measureStepCost: false }),
@@ -37,11 +39,11 @@ function match(config, roles) {
     }
     for (const { to, bytes } of room.takeOutbox().sends) {
       const c = clients.find((x) => x.id === to);
-      c.received.push(bytes);
+      c.received.push({ bytes, at: now + downMs });
     }
     for (const c of clients) {
       if (!c.reading) continue;
-      for (const bytes of c.received.splice(0)) c.session.receive(bytes, now);
+      while (c.received.length > 0 && c.received[0].at <= now) c.session.receive(c.received.shift().bytes, now);
     }
   };
   for (const c of clients) {
@@ -62,6 +64,13 @@ function match(config, roles) {
         each(i);
         pump();
       }
+    },
+    /** Lets what is in flight arrive (no room tick), and the sessions step it. */
+    settle() {
+      now += downMs;
+      pump();
+      clients.forEach((c) => c.session.advance(now, 16));
+      pump();
     },
     delete() {
       for (const c of clients) c.session.delete();
@@ -156,9 +165,12 @@ describe('ClientSession', () => {
     m.delete();
   });
 
-  test('back after 5 s away it catches up; after 60 s away it takes a baseline (the session\'s rule, both sides)', () => {
-    for (const [seconds, path] of [[5, 'catch_up'], [60, 'baseline']]) {
-      const m = match({ pelletCount: 16 }, [true]);
+  test('back after 1 s away it catches up; after 60 s away it takes a baseline (the session\'s rule, both sides)', () => {
+    // With the room's messages 100 ms away, a baseline costs about 109 ms (the fetch, a decode
+    // and the ticks run meanwhile) and catching up 1.1 ms a tick at the assumed 1 ms step and
+    // a 16 ms budget per 16.7 ms tick: the line is at about 97 ticks, 1.6 s away.
+    for (const [seconds, path] of [[1, 'catch_up'], [60, 'baseline']]) {
+      const m = match({ pelletCount: 16 }, [true], { downMs: 100 });
       const [c] = m.clients;
       m.run(30);
       c.session.onSuspend(m.now);
@@ -168,8 +180,11 @@ describe('ClientSession', () => {
       c.session.onResume(m.now);
       m.pump();
       m.run(240);
+      m.settle();
       const f = c.session.figures();
-      assert.equal(f.lastResume?.path, path, `${seconds} s away`);
+      assert.equal(f.lastResume?.path, path, `${seconds} s away: ${JSON.stringify(f.lastResume)}`);
+      const { catchUpEstimateMs: catchUp, baselineEstimateMs: baseline } = f.lastResume;
+      assert.ok(path === 'catch_up' ? catchUp <= baseline : baseline < catchUp, JSON.stringify(f.lastResume));
       assert.ok(Math.abs(f.lastResume.awayMs - seconds * 1000) < 20, `${f.lastResume.awayMs} ms away`);
       assert.equal(f.session.mismatches, 0);
       assert.equal(f.session.digest, m.room.worldDigest(), `${seconds} s: verifying at the room's tick again`);

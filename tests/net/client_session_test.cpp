@@ -67,7 +67,8 @@ std::vector<M> only(const std::vector<ClientMessage>& messages) {
     return out;
 }
 
-// A session connected, welcomed and holding the server's world (a player joined at tick 1).
+// A session connected, welcomed and holding the server's world (a player joined at tick 1),
+// its baseline 100 ms after its hello: the fetch the resume rule weighs a baseline by.
 struct Connected {
     Server server;
     Session session{Role::play, 0};
@@ -76,6 +77,7 @@ struct Connected {
     Connected() {
         session.on_connected(now);
         (void)server.frame({{arena::join(1, {Fx::from_int(100), Fx::from_int(100)}), 0}});
+        now = 100 * ms;
         session.receive(server.welcome(), now);
         session.receive(server.baseline(), now);
         session.advance(now, 16 * ms);
@@ -190,8 +192,13 @@ TEST_CASE("a backlog of gap_threshold_ticks is stepped normally; one more is a r
     }
 }
 
-TEST_CASE("a backlog costing catch_up_budget_ns catches up; one tick more resyncs with nothing held", "[client_session]") {
-    const uint64_t affordable = catch_up_budget_ns / assumed_step_cost_ns;   // 1,000 ticks at 1 ms
+// The resume rule's line for Connected with a 16 ms budget per 16.7 ms call (share 960 per
+// mille), 1 ms steps and decodes and a 100 ms fetch, by hand: catching up n ticks takes
+// n x 1 ms / (0.96 - 0.06) = n x 1.1111 ms; a baseline 100 + 1 ms and the 6 + 1 ticks the room
+// runs during the fetch, 7.7778 ms: 108.78 ms, which 97 ticks fit and 98 do not.
+constexpr uint64_t affordable = 97;
+
+TEST_CASE("a backlog the rule prices below a baseline catches up; one tick more resyncs with nothing held", "[client_session]") {
     SECTION("affordable") {
         Connected c;
         c.feed_frames(static_cast<uint32_t>(affordable));
@@ -224,17 +231,19 @@ TEST_CASE("a backlog costing catch_up_budget_ns catches up; one tick more resync
     }
 }
 
-TEST_CASE("after a suspend the ticks the room ran while away are weighed: both sides of the budget", "[client_session]") {
-    // mul_div_round(away, 60, 1e9): 16,666,666,667 ns is 1,000 ticks; 16,683,333,334 ns 1,001.
-    SECTION("1,000 missed ticks: catch up, 8 ms of steps per call") {
+TEST_CASE("after a suspend the ticks the room ran while away are weighed: both sides of the rule", "[client_session]") {
+    // mul_div_round(away, 60, 1e9): 1,616,666,667 ns is 97 ticks; 1,633,333,334 ns 98.
+    SECTION("97 missed ticks: catch up, 8 ms of steps per call") {
         Connected c;
         c.session.on_suspend(c.now);
         c.feed_frames(40);   // the socket kept receiving
-        c.now += 16'666'666'667;
+        c.now += 1'616'666'667;
         c.session.on_resume(c.now);
         auto f = c.session.figures();
         CHECK(f.last_resume.path == ResumePath::caught_up);
-        CHECK(f.last_resume.behind_ticks == 1000);
+        CHECK(f.last_resume.behind_ticks == 97);
+        CHECK(f.last_resume.catch_up_estimate_ns == 107'777'778);   // 97 x 1.1111 ms
+        CHECK(f.last_resume.baseline_estimate_ns == 108'777'778);
         // A small budget still gets the slice; a large one is spent up to the per-call cap;
         // one in between is spent whole (a slow page's frame keeps pace with live play).
         c.feed_frames(100);  // the room's frames since the resume: enough for three calls
@@ -242,15 +251,16 @@ TEST_CASE("after a suspend the ticks the room ran while away are weighed: both s
         CHECK(c.session.advance(c.now, 100 * ms) == catch_up_call_max_ns / assumed_step_cost_ns);
         CHECK(c.session.advance(c.now, 20 * ms) == 20);
     }
-    SECTION("1,001 missed ticks: resync") {
+    SECTION("98 missed ticks: resync") {
         Connected c;
         c.session.on_suspend(c.now);
         c.feed_frames(40);
-        c.now += 16'683'333'334;
+        c.now += 1'633'333'334;
         c.session.on_resume(c.now);
         const auto f = c.session.figures();
         CHECK(f.last_resume.path == ResumePath::resync);
-        CHECK(f.last_resume.behind_ticks == 1001);
+        CHECK(f.last_resume.behind_ticks == 98);
+        CHECK(f.last_resume.catch_up_estimate_ns == 108'888'889);
         CHECK_FALSE(f.has_world);
         CHECK(only<Ack>(sent(c.session)) == std::vector<Ack>{Ack{false, 0, 0}});
     }
@@ -280,7 +290,7 @@ TEST_CASE("a catch-up the room answers with a baseline is reported as a resync w
 
 TEST_CASE("a backlog behind a resync's baseline is caught up within that resync, which is reported verified", "[client_session]") {
     Connected c;
-    c.feed_frames(static_cast<uint32_t>(catch_up_budget_ns / assumed_step_cost_ns) + 1);
+    c.feed_frames(static_cast<uint32_t>(affordable) + 1);
     c.session.advance(c.now, 16 * ms);
     REQUIRE(c.session.figures().last_resume.path == ResumePath::resync);
     // An old baseline and the ticks since, all arrived before the next frame of the page.
@@ -452,24 +462,24 @@ TEST_CASE("dropped time: the world time a resync's baseline jumped over; a first
     REQUIRE(c.server.world.config.tick_hz == 60);
     CHECK(c.session.figures().dropped_ns == 0);   // the join's baseline at tick 1
     const uint64_t held = c.session.figures().verified_tick;
-    // One tick more than the budget affords: the world is dropped for a baseline.
-    const uint64_t behind = catch_up_budget_ns / assumed_step_cost_ns + 1;
+    // One tick more than the rule would catch up: the world is dropped for a baseline.
+    const uint64_t behind = affordable + 1;
     c.feed_frames(static_cast<uint32_t>(behind));
     c.session.advance(c.now, 16 * ms);
     REQUIRE(c.session.figures().last_resume.path == ResumePath::resync);
     c.session.receive(c.server.baseline(), c.now + 100 * ms);
-    REQUIRE(c.server.world.tick == held + 1001);
-    // 1,001 ticks of 1e9 / 60 = 16,666,666 ns (integer tick length): 16,683,332,666 ns.
+    REQUIRE(c.server.world.tick == held + 98);
+    // 98 ticks of 1e9 / 60 = 16,666,666 ns (integer tick length): 1,633,333,268 ns.
     const auto f = c.session.figures();
-    CHECK(f.dropped_ns == 16'683'332'666);
-    CHECK(f.last_resume.dropped_ns == 16'683'332'666);
+    CHECK(f.dropped_ns == 1'633'333'268);
+    CHECK(f.last_resume.dropped_ns == 1'633'333'268);
     // A catch-up steps every tick: nothing more is dropped.
     c.feed_frames(1);
     c.session.advance(c.now + 150 * ms, 16 * ms);   // verifies, which closes the resync
     c.feed_frames(static_cast<uint32_t>(gap_threshold_ticks) + 1);
     c.session.advance(c.now + 200 * ms, 1'000 * ms);
     CHECK(c.session.figures().last_resume.path == ResumePath::caught_up);
-    CHECK(c.session.figures().dropped_ns == 16'683'332'666);
+    CHECK(c.session.figures().dropped_ns == 1'633'333'268);
 }
 
 TEST_CASE("steers go out with increasing sequences, one per tick, unchanged ones not resent", "[client_session]") {

@@ -53,21 +53,28 @@ inline void check_match(const MatchPlan& plan, const std::function<MatchResult(c
     CHECK(f[steady].verified_ticks == r.room_tick - f[steady].last_baseline_tick);
     CHECK(f[steady].rtt_ns > 2 * 40 * ms);
     CHECK(f[steady].rtt_ns < 2 * 120 * ms);
-    // Short suspend: caught up through the frames, no baseline.
+    // Short suspend: caught up through the frames, no baseline, as the rule's estimates said.
     CHECK(f[short_suspend].catch_ups >= 1);
+    CHECK(f[short_suspend].last_resume.catch_up_estimate_ns <= f[short_suspend].last_resume.baseline_estimate_ns);
     CHECK(f[short_suspend].resyncs == 0);
     CHECK(f[short_suspend].baselines == 1);
     // Long suspend: a resync by baseline, and the room held O(1) for it meanwhile.
     CHECK(f[long_suspend].last_resume.path == ResumePath::resync);
+    CHECK(f[long_suspend].last_resume.baseline_estimate_ns < f[long_suspend].last_resume.catch_up_estimate_ns);
     CHECK(f[long_suspend].last_resume.behind_ticks == plan.long_suspend_ticks);
     CHECK(f[long_suspend].baselines == 2);
     CHECK(f[long_suspend].last_resume.until_verified_ns > 0);
     CHECK(r.long_suspend_max_held_bytes <= 4096);
     CHECK(r.long_suspend_max_unacked <= flow_window_bytes);
-    // Non-reader: the short pause was served from the ring (no baseline), the long by one.
-    CHECK(r.non_reader_after_first_pause.baselines == 1);
-    CHECK(r.non_reader_after_first_pause.mismatches == 0);
-    CHECK(f[non_reader].baselines == 2);
+    // Non-reader: the room streams on from its ring after each pause and sends a baseline only
+    // when asked: each one after the join answers a resync the session chose, because its own
+    // estimates priced the backlog above a baseline.
+    const SessionFigures& first = r.non_reader_after_first_pause;
+    CHECK(first.mismatches == 0);
+    CHECK(first.baselines == 1 + first.resyncs);
+    if (first.resyncs > 0) CHECK(first.last_resume.baseline_estimate_ns < first.last_resume.catch_up_estimate_ns);
+    CHECK(f[non_reader].baselines == 1 + f[non_reader].resyncs);
+    CHECK(f[non_reader].resyncs >= 1);
     CHECK(f[non_reader].mismatches == 0);
     // Rejoiner: one baseline per connection; late joiner: one.
     CHECK(f[rejoiner].baselines == 2);

@@ -49,7 +49,9 @@ struct MatchPlan {
 constexpr uint64_t flood_from = 300, flood_per_tick = 10;
 constexpr uint64_t intruder_garbage_at = 400, intruder_fingerprint_at = 450;
 constexpr uint64_t intruder_watcher_command_at = 470, intruder_second_hello_at = 490;
-constexpr uint64_t suspend_at = 600, short_suspend_ticks = 300;
+// Half a second: well inside the resume rule's line for the short suspender's link (a 124 ms
+// round trip and an 8 ms slice a tick make catching up faster up to about 60 ticks behind).
+constexpr uint64_t suspend_at = 600, short_suspend_ticks = 30;
 constexpr uint64_t rejoiner_leaves_at = 700, rejoiner_returns_at = 820;
 constexpr uint64_t first_pause_at = 1000, first_pause_ticks = 240;    // 4 s: inside the ring
 constexpr uint64_t second_pause_at = 1400, second_pause_ticks = 900;  // 15 s: past it

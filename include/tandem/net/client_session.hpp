@@ -24,6 +24,7 @@
 #include "tandem/net/link_arith.hpp"
 #include "tandem/net/protocol.hpp"
 #include "tandem/net/rate_meter.hpp"
+#include "tandem/net/resume_rule.hpp"
 #include "tandem/net/replay.hpp"
 #include "tandem/net/timeline.hpp"
 #include "tandem/sim/simulation.hpp"
@@ -44,19 +45,22 @@ inline constexpr uint32_t max_probes_in_flight = 4;
 // The step cost assumed until one is measured, and always when no clock is set: 1 ms, about
 // a default arena's step in wasm. Decisions made with it are the same on every machine.
 inline constexpr int64_t assumed_step_cost_ns = 1'000'000;
-// Resume rule. Being behind by N ticks (frames queued, or after a suspend the ticks the room
-// ran while the page was away, whichever is more), the session catches up when
-// N x step cost <= catch_up_budget_ns, spending per advance call the caller's budget, but at
-// least catch_up_slice_ns and at most catch_up_call_max_ns; otherwise it drops its state and
-// acks "nothing held", which obliges the room to send a baseline. One second of stepping
-// spread over 8 ms slices keeps a page at 60 Hz responsive and costs at most ~2 s of wall
-// time; a baseline (tens of KiB) is cheaper beyond that. The caller's budget counts too: a
-// page drawing few frames (software rendering, a busy machine) gives each frame more
-// simulation time to keep up with live play, and a catch-up limited below that would fall
-// further behind instead of catching up. No call steps more than catch_up_call_max_ns.
-inline constexpr int64_t catch_up_budget_ns = 1'000'000'000;
+// Resume rule (tandem/net/resume_rule.hpp). Being behind by N ticks (frames queued, or after a
+// suspend the ticks the room ran while the page was away, whichever is more), the session takes
+// the faster path by its own measurements: catching up costs N steps, and the ticks that arrive
+// meanwhile, at the measured step cost and the share of wall time its host gives stepping
+// (the spend per advance call over the measured interval between calls); a baseline costs the
+// measured fetch (the last "nothing held" ack, or hello, to its baseline: the round trip and the
+// bytes at the link's throughput), its measured decode, and stepping what the room ran during the
+// fetch. Catching up spends per advance call the caller's budget, but at least
+// catch_up_slice_ns and at most catch_up_call_max_ns: a page drawing few frames (software
+// rendering, a busy machine) gives each frame more simulation time to keep up with live play,
+// and a catch-up limited below that would fall further behind instead of catching up.
 inline constexpr int64_t catch_up_slice_ns = 8'000'000;
 inline constexpr int64_t catch_up_call_max_ns = 32'000'000;
+// Until measured: advance called at 60 Hz, and a baseline decoded in what a step costs.
+inline constexpr int64_t assumed_advance_interval_ns = 16'666'667;
+inline constexpr int64_t assumed_baseline_decode_ns = assumed_step_cost_ns;
 // A backlog above gap_threshold_ticks frames at an advance call (the page stopped calling
 // advance without saying so) is treated as a resume: the same rule decides.
 inline constexpr uint64_t gap_threshold_ticks = 30;
@@ -102,7 +106,10 @@ struct ResumeFigures {
     uint64_t ticks = 0;               // catch-up: ticks stepped while catching up
     uint64_t bytes = 0;               // resync: bytes of the baseline that healed it
     int64_t until_verified_ns = -1;   // decision to the next verified tick (-1: not yet)
-    int64_t dropped_ns = 0;           // resync: world time the baseline jumped over (last: positional initialisers stay valid)
+    int64_t dropped_ns = 0;           // resync: world time the baseline jumped over
+    // The two sides the rule weighed (resume_rule.hpp; never_ns: that path could not finish).
+    int64_t catch_up_estimate_ns = 0;
+    int64_t baseline_estimate_ns = 0;
 };
 
 struct SessionFigures {
@@ -310,6 +317,7 @@ private:
         resume_open_ = false;
     }
     void decide_resume(int64_t now, int64_t away_ns, uint64_t missed_estimate);
+    ResumeCosts resume_costs(uint64_t behind) const;
     bool step_one(int64_t now);
     void diff_mismatch(const State& room, uint64_t tick);
     void maybe_ack(int64_t now);
@@ -375,6 +383,14 @@ private:
     bool resume_open_ = false;          // a decision whose "until verified" is still running
     int64_t resume_decided_at_ = 0;
     int64_t last_advance_at_ = 0;
+    // What the resume rule weighs, measured as the session runs.
+    int64_t advance_interval_ns_ = assumed_advance_interval_ns;   // smoothed, between advance calls
+    bool interval_measured_ = false;
+    bool advanced_once_ = false;
+    int64_t last_budget_ns_ = catch_up_slice_ns;
+    int64_t baseline_requested_at_ = -1;     // the hello or "nothing held" ack awaiting its baseline
+    int64_t baseline_fetch_ns_ = 0;          // the last request to its baseline
+    int64_t baseline_decode_ns_ = assumed_baseline_decode_ns;
     std::optional<Desync> pending_desync_;
     // The own state of the last mismatched tick and the inputs of the ticks after it, until the
     // baseline that heals it (see mismatch_diff_seconds).
@@ -398,7 +414,6 @@ private:
 
 template <sim::Simulation G>
 void ClientSession<G>::on_connected(int64_t now) {
-    (void)now;
     if (connected_) return;
     // A new socket: probes sent on the old one measure the gap, not the link.
     if (pinged_once_) timeline_.on_reconnect();
@@ -408,6 +423,7 @@ void ClientSession<G>::on_connected(int64_t now) {
     awaiting_baseline_ = true;
     frames_.clear();
     send(hello_for<G>(role_));
+    baseline_requested_at_ = now;
 }
 
 template <sim::Simulation G>
@@ -521,10 +537,18 @@ void ClientSession<G>::on_frame(const Frame& frame, std::span<const uint8_t> byt
 
 template <sim::Simulation G>
 void ClientSession<G>::on_baseline(const Baseline& baseline, std::span<const uint8_t> bytes, int64_t now) {
+    const int64_t t0 = clock_ ? clock_() : 0;
     auto decoded = sim::decode_snapshot<G>(baseline.snapshot);
     if (!decoded.ok() || G::tick(decoded.value()) != baseline.tick) {
         ++figures_.malformed_in;
         return;
+    }
+    if (clock_) baseline_decode_ns_ = std::max<int64_t>(1, sat_sub(clock_(), t0));
+    if (baseline_requested_at_ >= 0) {
+        // The last fetch, not a mean: a link's throughput changes with the network, and a
+        // baseline is rare enough that the newest is the best guess at the next.
+        baseline_fetch_ns_ = std::max<int64_t>(0, sat_sub(now, baseline_requested_at_));
+        baseline_requested_at_ = -1;
     }
     record(bytes);
     // World time jumped over instead of stepped: from the newest verified tick to the
@@ -601,6 +625,7 @@ void ClientSession<G>::drop_world_and_resync(int64_t now) {
     has_previous_ = false;
     ++figures_.resyncs;
     send(Ack{false, 0, 0});
+    baseline_requested_at_ = now;
     last_ack_at_ = now;
     acked_once_ = true;
     last_ack_held_ = false;
@@ -673,11 +698,12 @@ void ClientSession<G>::decide_resume(int64_t now, int64_t away_ns, uint64_t miss
         figures_.last_resume = r;
         return;
     }
-    // behind x cost <= budget, in integers without overflow: behind <= floor(budget / cost).
-    const uint64_t affordable = static_cast<uint64_t>(catch_up_budget_ns / step_cost_ns_);
+    const ResumeEstimate estimate = weigh_resume(resume_costs(behind));
+    r.catch_up_estimate_ns = estimate.catch_up_ns;
+    r.baseline_estimate_ns = estimate.baseline_ns;
     resume_open_ = true;
     resume_decided_at_ = now;
-    if (behind <= affordable) {
+    if (estimate.catch_up) {
         r.path = ResumePath::caught_up;
         figures_.last_resume = r;
         ++figures_.catch_ups;
@@ -690,6 +716,20 @@ void ClientSession<G>::decide_resume(int64_t now, int64_t away_ns, uint64_t miss
         figures_.last_resume = r;
         drop_world_and_resync(now);
     }
+}
+
+template <sim::Simulation G>
+ResumeCosts ClientSession<G>::resume_costs(uint64_t behind) const {
+    ResumeCosts c;
+    c.behind_ticks = behind;
+    c.tick_hz = tick_hz();
+    c.step_cost_ns = step_cost_ns_;
+    // What a catching-up call may spend, over how often the host calls.
+    const int64_t spend = std::clamp(last_budget_ns_, catch_up_slice_ns, catch_up_call_max_ns);
+    c.step_share_permille = static_cast<uint32_t>(std::min<int64_t>(1000, mul_div_round(spend, 1000, std::max<int64_t>(1, advance_interval_ns_))));
+    c.baseline_fetch_ns = baseline_fetch_ns_;
+    c.baseline_decode_ns = baseline_decode_ns_;
+    return c;
 }
 
 template <sim::Simulation G>
@@ -721,12 +761,22 @@ uint32_t ClientSession<G>::advance(int64_t now, int64_t budget_ns) {
     if (suspended_) return 0;
     const int64_t since_last = std::max<int64_t>(0, sat_sub(now, last_advance_at_));
     last_advance_at_ = now;
+    last_budget_ns_ = budget_ns;
+    // How often the host calls, smoothed like the step cost; a pause past gap_threshold_ticks
+    // is an absence the rule weighs, not the host's rhythm.
+    if (advanced_once_ && since_last > 0 && since_last <= static_cast<int64_t>(gap_threshold_ticks) * tick_ns()) {
+        advance_interval_ns_ = interval_measured_ ? std::max<int64_t>(1, sat_add(advance_interval_ns_, sat_sub(since_last, advance_interval_ns_) / 8))
+                                                  : since_last;
+        interval_measured_ = true;
+    }
+    advanced_once_ = true;
     if (state_ && !awaiting_baseline_ && !catching_up_ && frames_.size() > gap_threshold_ticks) {
-        if (resume_open_ && frames_.size() <= static_cast<uint64_t>(catch_up_budget_ns / step_cost_ns_)) {
+        if (resume_open_) {
             // The backlog behind a resync's baseline (the room's baseline may be up to
             // baseline_repeat_seconds old, and it streams the ticks since at once): part of the
-            // same resume, caught up within it. A new decision here would replace the resync in
-            // the figures before its first verified tick closed it.
+            // same resume, caught up within it. Another baseline would come with a backlog of
+            // its own, and a new decision here would replace the resync in the figures before
+            // its first verified tick closed it. max_queued_frames still bounds it.
             catching_up_ = true;
             catch_up_target_tick_ = last_queued_tick_;
         } else {
