@@ -42,6 +42,7 @@ struct Figures {
     int64_t advance_ns = 0;    // steady time inside those calls
     uint64_t baselines = 0;    // must stay as before the suspend: a catch-up, not a resync
     int64_t step_cost_ns = 0;  // the session's own measure when it resumed
+    int64_t catch_up_estimate_ns = 0, baseline_estimate_ns = 0;   // what its resume rule weighed
 };
 
 Figures run(uint64_t away_ticks) {
@@ -120,6 +121,8 @@ Figures run(uint64_t away_ticks) {
         if (s.last_resume.until_verified_ns >= 0 && s.lag_ticks <= caught_up_ticks) break;
     }
     f.baselines = session.figures().baselines - baselines_before;
+    f.catch_up_estimate_ns = session.figures().last_resume.catch_up_estimate_ns;
+    f.baseline_estimate_ns = session.figures().last_resume.baseline_estimate_ns;
     return f;
 }
 
@@ -135,9 +138,10 @@ int main(int argc, char** argv) {
     const Figures f = run(away);
     if (f.baselines != 0) {
         std::fprintf(stderr,
-                     "catch_up_speed: the session resynced from a baseline instead of catching up: %" PRIu64
-                     " missed ticks times its measured step cost exceed its catch-up budget (1 s); try fewer seconds\n",
-                     away);
+                     "catch_up_speed: the session resynced from a baseline instead of catching up %" PRIu64
+                     " missed ticks: its resume rule found the baseline faster (catch-up %.0f ms, baseline %.0f ms by its "
+                     "estimates); try fewer seconds or an optimised build\n",
+                     away, static_cast<double>(f.catch_up_estimate_ns) * 1e-6, static_cast<double>(f.baseline_estimate_ns) * 1e-6);
         std::fprintf(stderr, "catch_up_speed: step cost measured before the resume: %.0f us\n",
                      static_cast<double>(f.step_cost_ns) * 1e-3);
         return 1;
