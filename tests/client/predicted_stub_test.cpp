@@ -32,18 +32,17 @@ TEST_CASE("PredictedClient<stub>: the own command shows early, others' roll back
     const uint32_t other = m.add_session(Role::play, 2, LinkSpec{30 * ms, 5 * ms}, 0);
     m.connect(me, 0);
     m.connect(other, 0);
-    auto predicted = client::PredictedClient<stub::Game>::create().value();
+    // Match drives it as a page would: after the command is sent and after each advance.
+    auto& predicted = m.follow(me, client::PredictedClient<stub::Game>::create().value());
     std::map<uint64_t, stub::State> room_states, predicted_states;
     std::optional<uint64_t> predicted_saw, confirmed_saw;
     const uint64_t my_command_at = 200, last_other = 400;
     for (uint64_t t = 0; t < 700; ++t) {
         const int64_t now = static_cast<int64_t>(t) * tick_ns;
         m.deliver(now);
-        if (t == my_command_at) m.session(me).send_command(stub::Command{50}, now);
+        if (t == my_command_at) m.send_command(me, stub::Command{50}, now);
         if (t >= 250 && t < last_other && t % 5 == 0) m.session(other).send_command(stub::Command{static_cast<uint8_t>(1 + t % 3)}, now);
         m.advance(me, now, 16 * ms);
-        predicted.update(m.session(me), now);
-        predicted.end_frame();
         m.advance(other, now, 16 * ms);
         const uint32_t player = m.session(me).figures().player;
         if (const stub::State* p = predicted.state()) {

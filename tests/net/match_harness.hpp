@@ -88,6 +88,11 @@ struct MatchGame {
     std::function<typename G::Command(uint64_t tick, uint32_t peer)> steer;
     std::function<typename G::Command(uint64_t k)> flood;
     std::function<void(typename G::State&)> corrupt;
+    // For a test that draws over the sessions (tandem_net's tests link no client library):
+    // called once the endpoints exist (to attach followers, Match::follow), and after every
+    // room tick of the plan with the loop's tick. Neither is set in the report's run.
+    std::function<void(Match<G>&)> on_start;
+    std::function<void(Match<G>&, uint64_t t)> after_tick;
 };
 
 namespace detail {
@@ -116,6 +121,7 @@ MatchResult run_match(const MatchPlan& plan, const MatchGame<G>& game) {
         encode(bytes, message);
         return bytes;
     };
+    if (game.on_start) game.on_start(m);
 
     MatchResult r;
     std::vector<uint64_t> received_hash(peer_count, 0xCBF29CE484222325u);
@@ -177,7 +183,7 @@ MatchResult run_match(const MatchPlan& plan, const MatchGame<G>& game) {
             auto& s = m.session(i);
             if (!m.open(i) && !s.figures().connected) continue;
             const bool quiet = t >= quiet_from && t < quiet_from + quiet_ticks;
-            if (s.figures().role == Role::play && t % 6 == i % 6 && !quiet) s.send_command(game.steer(t, i), now);
+            if (s.figures().role == Role::play && t % 6 == i % 6 && !quiet) m.send_command(i, game.steer(t, i), now);
             m.advance(i, now, advance_budget_ns);
         }
         if (t == corrupt_at) {
@@ -189,6 +195,7 @@ MatchResult run_match(const MatchPlan& plan, const MatchGame<G>& game) {
             for (uint64_t k = 0; k < flood_per_tick; ++k) m.send_raw(flooder, encoded(input_message<Sim>(flood_sequence++, game.flood(k))), now);
         }
         m.tick(now);
+        if (game.after_tick) game.after_tick(m, t);
 
         if (auto c = m.room().client(m.connection(long_suspend)); c && m.suspended(long_suspend)) {
             r.long_suspend_max_held_bytes = std::max(r.long_suspend_max_held_bytes, c->held_bytes);

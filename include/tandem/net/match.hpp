@@ -1,11 +1,14 @@
 // Match<G>: the one in-process driver of a match of any game G. It owns a Room<G> and any number
 // of endpoints, each a socket over two ordered LatencyLinks (up and down): a ClientSession<G>,
 // or a raw endpoint that sends bytes of its own choosing and keeps what it receives (an
-// intruder, a flooder). It moves bytes only: every decision stays in the room and the sessions.
-// Time is passed in and the links are seeded, so a run is the same on every build (tests,
-// benches, the bindings' in-page matches).
+// intruder, a flooder). A session may be followed by what a page draws over it (a predicting
+// client, client::PredictedClient<G>), which Match updates where a page would. It moves bytes
+// only: every decision stays in the room, the sessions and their followers. Time is passed in
+// and the links are seeded, so a run is the same on every build (tests, benches, the bindings'
+// in-page matches).
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -29,6 +32,15 @@ namespace tandem::net {
 struct LinkSpec {
     int64_t latency_ns = 0;
     int64_t jitter_ns = 0;
+};
+
+// What follows a session as a page's drawing does (client::PredictedClient<G> is one): told
+// after every call that changed the session (a command sent, a frame advanced) and at the end
+// of each page frame. Match names no follower type, so the net layer needs no client library.
+template <class F, class G>
+concept SessionFollower = requires(F f, ClientSession<G>& s, int64_t now) {
+    f.update(s, now);
+    f.end_frame();
 };
 
 template <sim::Simulation G>
@@ -74,6 +86,37 @@ public:
     // A raw endpoint's received messages, in order; whether its socket was closed.
     const std::vector<Bytes>& received(uint32_t e) const { return endpoints_[e]->received; }
     bool saw_close(uint32_t e) const { return endpoints_[e]->saw_close; }
+
+    // Makes the endpoint's session followed by `follower` (replacing any before): from then on
+    // send_command and advance update it, and advance ends its frame. Returns it, as held (the
+    // reference stays valid, the Match moved or not, until the follower is replaced).
+    template <SessionFollower<G> F>
+    F& follow(uint32_t e, F follower) {
+        auto held = std::make_unique<FollowerOf<F>>(std::move(follower));
+        F& kept = held->follower;
+        endpoints_[e]->follower = std::move(held);
+        return kept;
+    }
+    // The endpoint's follower if it is an F (nullptr if none, or of another type).
+    template <class F>
+    F* follower(uint32_t e) {
+        auto* held = dynamic_cast<FollowerOf<F>*>(endpoints_[e]->follower.get());
+        return held ? &held->follower : nullptr;
+    }
+    template <class F>
+    const F* follower(uint32_t e) const {
+        const auto* held = dynamic_cast<const FollowerOf<F>*>(endpoints_[e]->follower.get());
+        return held ? &held->follower : nullptr;
+    }
+
+    // The player's command, as a page sends it between frames: the session queues it (it goes
+    // out at the next advance or flush) and a follower draws it at once.
+    void send_command(uint32_t e, const typename G::Command& command, int64_t now) {
+        Endpoint& p = *endpoints_[e];
+        if (!p.session) return;
+        p.session->send_command(command, now);
+        if (p.follower) p.follower->update(*p.session, now);
+    }
 
     // Opens a socket to the room (a session then says hello).
     void connect(uint32_t e, int64_t now) {
@@ -136,12 +179,19 @@ public:
                 if (p.open) room_.receive(p.id, b, now);
         }
     }
-    // One page frame of a session: advance within the budget (unless suspended), then what it
-    // queued goes onto its socket. Returns the ticks it applied.
+    // One page frame of a session: advance within the budget, its follower updated and its
+    // frame ended (unless suspended: a frozen page draws nothing), then what the session queued
+    // goes onto its socket. Returns the ticks it applied.
     uint32_t advance(uint32_t e, int64_t now, int64_t budget_ns) {
         Endpoint& p = *endpoints_[e];
         uint32_t applied = 0;
-        if (p.session && !p.suspended) applied = p.session->advance(now, budget_ns);
+        if (p.session && !p.suspended) {
+            applied = p.session->advance(now, budget_ns);
+            if (p.follower) {
+                p.follower->update(*p.session, now);
+                p.follower->end_frame();
+            }
+        }
         flush(e, now);
         return applied;
     }
@@ -197,6 +247,20 @@ public:
     Match& operator=(Match&&) noexcept = default;
 
 private:
+    // A follower behind one interface, so an endpoint may hold any type of it.
+    struct Follower {
+        virtual ~Follower() = default;
+        virtual void update(Session& session, int64_t now) = 0;
+        virtual void end_frame() = 0;
+    };
+    template <class F>
+    struct FollowerOf final : Follower {
+        explicit FollowerOf(F f) : follower(std::move(f)) {}
+        void update(Session& session, int64_t now) override { follower.update(session, now); }
+        void end_frame() override { follower.end_frame(); }
+        F follower;
+    };
+
     struct Endpoint {
         Endpoint(uint64_t seed, LinkSpec l) : link(l), up(seed * 2 + 1), down(seed * 2 + 2) {}
         LinkSpec link;
@@ -210,6 +274,7 @@ private:
         std::vector<Bytes> unread;     // arrived while not reading (the socket's buffer)
         std::vector<Bytes> received;   // a raw endpoint's messages
         std::optional<Session> session;
+        std::unique_ptr<Follower> follower;   // what draws over the session, if anything
     };
 
     explicit Match(Room<G> room) : room_(std::move(room)) {}
