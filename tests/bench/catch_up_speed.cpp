@@ -15,6 +15,7 @@
 // closed and at most caught_up_ticks behind what it has received).
 // It prints figures (one line of key=value, then a sentence) and asserts nothing: a resync is
 // a legitimate choice of the rule. It exits 2 on bad arguments only.
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdint>
