@@ -68,6 +68,10 @@ struct Figures {
     uint64_t ticks = 0;         // ticks stepped from the resume to current
     uint64_t baselines = 0;     // baselines applied during the resume
     int64_t step_cost_ns = 0;   // the session's measure when it resumed
+    // The receive() call that applied a baseline (its decode and install): the join's, which
+    // the rule's baseline estimate is measured from, and the resume's (0: none).
+    int64_t join_baseline_ns = 0;
+    int64_t resume_baseline_ns = 0;
     uint64_t away_ticks = 0;    // room ticks while the page was hidden
 };
 
@@ -140,9 +144,11 @@ Figures run(int64_t away_ns, int64_t rtt_ns) {
         const auto& in = match.received(me);
         bool any = false;
         while (read < in.size()) {
+            const uint64_t baselines = session.figures().baselines;
             const int64_t t0 = steady_ns();
             session.receive(in[read++], t);
             const int64_t w = steady_ns() - t0;
+            if (session.figures().baselines != baselines) (timing ? f.resume_baseline_ns : f.join_baseline_ns) = w;
             t += w;
             if (timing) timing->work_ns += w;
             any = true;
@@ -277,12 +283,13 @@ int main(int argc, char** argv) {
     std::printf("seconds=%g rtt_ms=%g away_ticks=%" PRIu64 " behind_ticks=%" PRIu64 " chosen=%s taken=%s current=%s"
                 " catch_up_estimate_ms=%s baseline_estimate_ms=%s actual_ms=%s work_ms=%s advance_ms=%s wait_ms=%s"
                 " frames=%" PRIu64 " ticks=%" PRIu64 " baselines=%" PRIu64 " baseline_bytes=%" PRIu64
-                " step_cost_us=%.1f ticks_per_s=%.0f real_time_x=%.1f estimate_ratio=%.2f estimate_factor=%g estimate_ok=%s\n",
+                " step_cost_us=%.1f join_baseline_ms=%s resume_baseline_ms=%s ticks_per_s=%.0f real_time_x=%.1f estimate_ratio=%.2f estimate_factor=%g estimate_ok=%s\n",
                 seconds, rtt_ms, f.away_ticks, f.decided.behind_ticks, std::string(resume_path_name(f.decided.path)).c_str(),
                 std::string(resume_path_name(f.ended.path)).c_str(), f.current ? "yes" : "no",
                 ms(f.decided.catch_up_estimate_ns).c_str(), ms(f.decided.baseline_estimate_ns).c_str(), ms(f.actual_ns).c_str(),
                 ms(f.work_ns).c_str(), ms(f.advance_ns).c_str(), ms(f.actual_ns - f.work_ns).c_str(), f.frames, f.ticks,
-                f.baselines, f.ended.bytes, static_cast<double>(f.step_cost_ns) * 1e-3, ticks_per_s, ticks_per_s / 60.0, ratio,
+                f.baselines, f.ended.bytes, static_cast<double>(f.step_cost_ns) * 1e-3,
+                ms(f.join_baseline_ns).c_str(), ms(f.resume_baseline_ns).c_str(), ticks_per_s, ticks_per_s / 60.0, ratio,
                 estimate_factor, estimate_ok ? "yes" : "no");
     std::printf("after %g s hidden at %g ms RTT the rule chose to %s (estimates: catch up %s ms, baseline %s ms); "
                 "it took %s ms to be current again (%s ms of it session work) by %s, over %" PRIu64 " frames, %" PRIu64
