@@ -10,9 +10,9 @@
 // handed to the session when they arrive and the page is not busy; every session call (advance
 // and receive) is timed with a steady clock and takes that long in the simulated time, so a
 // frame that overruns its vsync delays the next one, as a browser's would. The room's own work
-// costs no time. After 2 s of live play the page is hidden for SECONDS (its socket keeps
-// receiving), then shown again; the resume ends when the session is current again (its resume
-// closed and at most caught_up_ticks behind what it has received).
+// costs no time. After the join and 2 s of live play the page is hidden for SECONDS (its socket
+// keeps receiving), then shown again; the resume ends when the session is current again (its
+// resume closed and at most caught_up_ticks behind what it has received).
 // It prints figures (one line of key=value, then a sentence) and asserts nothing: a resync is
 // a legitimate choice of the rule. It exits 2 on bad arguments only.
 #include <algorithm>
@@ -47,7 +47,7 @@ constexpr int64_t second_ns = 1'000'000'000;
 constexpr int64_t tick_ns = second_ns / 60;
 constexpr int64_t frame_budget_ns = 16'000'000;  // a page at 60 Hz gives each frame about this
 constexpr int64_t quantum_ns = 1'000'000;        // how finely arrivals are noticed (1 ms)
-constexpr int64_t live_ns = 2 * second_ns;       // play before hiding: the costs get measured
+constexpr int64_t live_ns = 2 * second_ns;       // play after the join's round trip: costs get measured
 constexpr int64_t give_up_ns = 120 * second_ns;  // a resume not over by then is reported as such
 constexpr uint32_t players = 16;
 // The chosen path's estimate is called right when actual / estimate lies in [1/k, k]. Two: the
@@ -181,8 +181,9 @@ Figures run(int64_t away_ns, int64_t rtt_ns) {
     int64_t t = 0;
     int64_t vsync = 0;
     bool frame_pending = false;
-    const int64_t hide_at = live_ns;
-    const int64_t show_at = live_ns + away_ns;
+    // The join's baseline comes a round trip after the hello; the live play is counted from then.
+    const int64_t hide_at = rtt_ns + live_ns;
+    const int64_t show_at = hide_at + away_ns;
     for (;;) {
         room_until(t);
         if (t == vsync_at(vsync)) {
