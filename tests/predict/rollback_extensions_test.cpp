@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "predict/toy.hpp"
 #include "tandem/core/random.hpp"
 
 using tandem::mix64;
@@ -20,26 +21,10 @@ using tandem::predict::RollbackErrorCode;
 using tandem::predict::RollbackSession;
 
 namespace {
-// A toy game: each player's position integrates its input, and a history hash folds every
-// position in order, so a wrong input at any frame changes every later state.
-struct Toy {
-    std::vector<int64_t> pos;
-    uint64_t history = 0;
-    friend bool operator==(const Toy&, const Toy&) = default;
-};
-using Stick = int32_t;
-
-void toy_step(Toy& t, std::span<const Stick> in) {
-    for (size_t p = 0; p < in.size(); ++p) {
-        t.pos[p] += in[p];
-        t.history = mix64(t.history ^ static_cast<uint64_t>(t.pos[p]) ^ (uint64_t{p} << 56));
-    }
-}
-uint64_t toy_digest(const Toy& t) {
-    uint64_t d = t.history;
-    for (int64_t p : t.pos) d = mix64(d ^ static_cast<uint64_t>(p));
-    return d;
-}
+using toy::Stick;
+using toy::Toy;
+using toy::toy_digest;
+using toy::toy_step;
 
 using Session = RollbackSession<Toy, Stick>;
 using Inputs = std::vector<std::vector<Stick>>;   // per frame, per player

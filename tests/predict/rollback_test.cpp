@@ -10,6 +10,7 @@
 #include <deque>
 #include <vector>
 
+#include "predict/toy.hpp"
 #include "tandem/core/random.hpp"
 #include "arena/sim.hpp"
 
@@ -21,26 +22,10 @@ using tandem::predict::RollbackErrorCode;
 using tandem::predict::RollbackSession;
 
 namespace {
-// A toy deterministic game: each player's position integrates its stick, and a history hash
-// folds every position in order, so any wrong input at any frame changes every later state.
-struct Toy {
-    std::vector<int64_t> pos;
-    uint64_t history = 0;
-    friend bool operator==(const Toy&, const Toy&) = default;
-};
-using Stick = int32_t;
-
-void toy_step(Toy& t, std::span<const Stick> in) {
-    for (size_t p = 0; p < in.size(); ++p) {
-        t.pos[p] += in[p];
-        t.history = mix64(t.history ^ static_cast<uint64_t>(t.pos[p]) ^ (uint64_t{p} << 56));
-    }
-}
-uint64_t toy_digest(const Toy& t) {
-    uint64_t d = t.history;
-    for (int64_t p : t.pos) d = mix64(d ^ static_cast<uint64_t>(p));
-    return d;
-}
+using toy::Stick;
+using toy::Toy;
+using toy::toy_digest;
+using toy::toy_step;
 
 using Session = RollbackSession<Toy, Stick>;
 
