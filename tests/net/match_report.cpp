@@ -1,11 +1,17 @@
-// Runs the in-process match's default plan (3,000 ticks, every scenario) and prints one canonical
-// text report: the room's digest and stats, each client's final digest and figures. Built natively
-// and for wasm under Node; tests/js/match.test.mjs compares the two reports byte for byte.
+// Runs the in-process match of one game (--game arena, the default: the arena's default plan of
+// 3,000 ticks, every scenario; --game ships: the plan of the ships match test, every intruder
+// too) and prints one canonical text report: the room's digest and stats, each client's final
+// digest and figures. Built natively and for wasm under Node; tests/js/match.test.mjs compares
+// the two builds' reports byte for byte, for each game.
 #include "net/match_harness.hpp"
+#include "net/ships_match.hpp"
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
+#include <optional>
 #include <string>
+#include <vector>
 
 using namespace tandem;
 using namespace tandem::net;
@@ -52,13 +58,78 @@ void print_report(const MatchResult& r) {
     }
 }
 
+// The first refusal among what an intruder received ("-": none, or none readable).
+std::string refusal(const std::vector<Bytes>& received) {
+    for (const Bytes& b : received)
+        if (auto m = decode_server(b); m.ok())
+            if (auto* e = std::get_if<ErrorMsg>(&m.value())) return std::string(error_name(e->code));
+    return "-";
+}
+
+// What shows each scenario happened beyond the lines above: both sides the resume rule weighed,
+// the desync named to its sections and fields, the bounds held for the long suspend and the
+// flooder, and each intruder's refusal. The arena's canonical report predates these lines and
+// is kept byte for byte, so only the other games' reports carry them.
+void print_detail(const MatchPlan& plan, const MatchResult& r) {
+    for (uint32_t i = 0; i < peer_count; ++i) {
+        const SessionFigures& f = r.figures[i];
+        std::printf("%s resume estimates catch_up_ns %" PRId64 " baseline_ns %" PRId64 " dropped_ns %" PRId64 "\n", peer_names[i],
+                    f.last_resume.catch_up_estimate_ns, f.last_resume.baseline_estimate_ns, f.last_resume.dropped_ns);
+        if (f.mismatches == 0) continue;
+        std::printf("%s mismatch sections_known %d sections", peer_names[i], int{f.last_mismatch_sections_known});
+        for (std::string_view s : f.last_mismatch_sections) std::printf(" %s", std::string(s).c_str());
+        std::printf("\n");
+        if (!f.last_mismatch_fields) {
+            std::printf("%s mismatch fields -\n", peer_names[i]);
+            continue;
+        }
+        std::printf("%s mismatch fields tick %" PRIu64 " total %" PRIu64 "\n", peer_names[i], f.last_mismatch_fields_tick,
+                    f.last_mismatch_fields->total);
+        for (const sim::FieldDifference& d : f.last_mismatch_fields->differences)
+            std::printf("%s mismatch field %s\n", peer_names[i], sim::to_string(d).c_str());
+    }
+    const SessionFigures& first = r.non_reader_after_first_pause;
+    std::printf("non_reader after_first_pause baselines %" PRIu64 " resyncs %" PRIu64 " catch_ups %" PRIu64 " mismatches %" PRIu64
+                " path %s\n",
+                first.baselines, first.resyncs, first.catch_ups, first.mismatches,
+                std::string(resume_path_name(first.last_resume.path)).c_str());
+    std::printf("corrupted verified_at_corruption %" PRIu64 "\n", r.corrupted_verified_at_corruption);
+    std::printf("long_suspend max_held_bytes %" PRIu64 " max_unacked %" PRIu64 "\n", r.long_suspend_max_held_bytes,
+                r.long_suspend_max_unacked);
+    std::printf("flooder max_applied_per_second %" PRIu64 "\n", r.flooder_max_applied_per_second);
+    if (plan.intruders) {
+        std::printf("intruder garbage refused %s\n", refusal(r.garbage_received).c_str());
+        std::printf("intruder fingerprint refused %s\n", refusal(r.fingerprint_received).c_str());
+    }
+    if (plan.protocol_intruders) {
+        std::printf("intruder watcher_command refused %s\n", refusal(r.watcher_command_received).c_str());
+        std::printf("intruder second_hello refused %s\n", refusal(r.second_hello_received).c_str());
+    }
+}
+
+int usage() {
+    std::fprintf(stderr, "usage: match_report [--game arena|ships]  (arena: the default 3,000-tick plan; ships: its match test's)\n");
+    return 2;
+}
+
 }  // namespace
 
-int main(int argc, char**) {
-    if (argc != 1) {
-        std::fprintf(stderr, "match_report: takes no arguments (it runs the default 3,000-tick plan)\n");
-        return 2;
+int main(int argc, char** argv) {
+    std::string game = "arena";
+    if (argc == 3 && std::strcmp(argv[1], "--game") == 0) {
+        game = argv[2];
+    } else if (argc != 1) {
+        return usage();
     }
-    print_report(run_match(MatchPlan{}));
+    if (game == "arena") {
+        print_report(run_match(MatchPlan{}));
+    } else if (game == "ships") {
+        const MatchPlan plan = ships_match_plan();
+        const MatchResult r = run_ships(plan);
+        print_report(r);
+        print_detail(plan, r);
+    } else {
+        return usage();
+    }
     return 0;
 }

@@ -14,6 +14,7 @@
 
 #include "net/match_check.hpp"
 #include "net/match_harness.hpp"
+#include "net/ships_match.hpp"
 #include "ships/sim.hpp"
 #include "tandem/net/match.hpp"
 
@@ -25,26 +26,6 @@ namespace {
 
 using Sim = ships::Sim;
 
-ships::Config match_config() {
-    ships::Config c;
-    c.tick_hz = 60;   // the harness's events are at 60 ticks a second; ships' rates are per tick
-    return c;
-}
-
-MatchGame<Sim> ships_match() {
-    MatchGame<Sim> game;
-    game.room.game = match_config();
-    // Every combination of the four buttons in turn, each player on its own phase.
-    game.steer = [](uint64_t t, uint32_t i) { return ships::Command{static_cast<uint8_t>(((t / 6) * 5 + i * 3) % 16)}; };
-    game.flood = [](uint64_t k) { return ships::Command{static_cast<uint8_t>(k % 16)}; };
-    // The first ship's death count, which the step only ever increments: one field, in the
-    // scores section, stays different until the baseline heals it.
-    game.corrupt = [](ships::State& s) { s.ships.front().deaths += 1000; };
-    return game;
-}
-
-MatchResult run_ships(const MatchPlan& plan) { return run_match<Sim>(plan, ships_match()); }
-
 // Seat 1 is the steady client's (the first hello, at tick 0), so the first ship is player 1's;
 // the dump's path of a keyed list's element names its key.
 const CorruptionExpected deaths{"scores", "ships[1].deaths"};
@@ -52,9 +33,7 @@ const CorruptionExpected deaths{"scores", "ships[1].deaths"};
 }  // namespace
 
 TEST_CASE("ships: a match of 3,000 ticks with every scenario and every intruder: each client ends on the room's state", "[match][ships]") {
-    MatchPlan plan{3000, 1800, true};
-    plan.protocol_intruders = true;
-    check_match(plan, run_ships, deaths);
+    check_match(ships_match_plan(), run_ships, deaths);
 }
 
 // 40,000 ticks at 60 Hz, so the long suspend lasts 10 simulated minutes.
@@ -69,7 +48,7 @@ TEST_CASE("ships: a match of 40,000 ticks with a 10 minute suspend: each client 
 TEST_CASE("ships: a page that stops reading and falls silent is dropped at the idle timeout and nobody else notices", "[match][ships]") {
     constexpr int64_t second = 1'000'000'000;
     RoomConfig<Sim> rc;
-    rc.game = match_config();
+    rc.game = ships_match_config();
     rc.idle_timeout_ns = 5 * second;
     Match<Sim> m = Match<Sim>::create(rc).value();
     const uint32_t a = m.add_session(Role::play, 11, LinkSpec{40 * ms, 10 * ms}, 0);
