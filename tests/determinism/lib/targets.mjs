@@ -138,6 +138,18 @@ export function simulationFlags(buildDir) {
     if (!test && opt) opts.add(opt);
   }
   const opt = [...opts].sort().join('/');
+  let partialCli = '';
+  // The test-only perturbation lives in the CLI's library (src/cli), not in the simulation's
+  // files: shown too, so a perturbed build's fingerprint says what it is.
+  const cli = new Set();
+  for (const { args, file, test } of readCompileCommands(buildDir)) {
+    if (test || !/\/src\/cli\//.test(file)) continue;
+    for (const a of args) {
+      const perturb = a.match(/^-DTANDEM_PERTURB_(TICK|FIELD)=(\S+)/);
+      if (perturb) cli.add(`TANDEM_PERTURB_${perturb[1]}=${perturb[2].replace(/^\\?"(.*?)\\?"$/, '$1')}`);
+    }
+  }
+  if (cli.size) partialCli = `(src/cli: ${[...cli].join(' ')})`;
   // A flag on every simulation file is shown plain; one on some files names them.
   const everywhere = [...notes].filter((n) => noteFiles.get(n).length === entries.length);
   const some = new Map();
@@ -147,8 +159,9 @@ export function simulationFlags(buildDir) {
     some.set(key, [...(some.get(key) ?? []), n]);
   }
   const partial = [...some].map(([files, flags]) => `(${files}: ${flags.join(' ')})`);
-  const summary = [compiler, opt, problems.size ? '' : '-ffp-contract=off', ...problems, ...everywhere, ...partial].filter(Boolean).join(' ');
-  return { ok: problems.size === 0, summary, compiler, compilerPath, problems: [...problems], perturb: [...notes].filter((n) => n.startsWith('TANDEM_PERTURB')) };
+  const summary = [compiler, opt, problems.size ? '' : '-ffp-contract=off', ...problems, ...everywhere, ...partial, partialCli].filter(Boolean).join(' ');
+  return { ok: problems.size === 0, summary, compiler, compilerPath, problems: [...problems],
+    perturb: [...notes, ...cli].filter((n) => n.startsWith('TANDEM_PERTURB')) };
 }
 
 // ---- Runners ---------------------------------------------------------------------------
