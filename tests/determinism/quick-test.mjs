@@ -33,6 +33,14 @@ const lastDigest = (game, scenario, ticks, every) => {
   const out = spawnSync(cli, ['run', '--game', game, '--scenario', scenario, '--ticks', String(ticks), '--every', String(every)], { encoding: 'utf8' });
   return out.status === 0 ? out.stdout.match(new RegExp(`^${ticks} ([0-9a-f]{16})$`, 'm'))?.[1] ?? null : null;
 };
+// The name of the first line native's dump prints for the field at PATH: PATH itself, or its
+// first component (PATH.x, PATH.state); null when the dump has no such field.
+const firstLineOf = (game, scenario, tick, path) => {
+  const out = spawnSync(cli, ['dump', '--game', game, '--scenario', scenario, '--tick', String(tick)], { encoding: 'utf8' });
+  if (out.status !== 0) return null;
+  const names = out.stdout.split('\n').map((l) => l.split(' ')[0]);
+  return names.find((n) => n === path || (n.startsWith(`${path}.`) && !n.slice(path.length + 1).includes('.'))) ?? null;
+};
 for (const [game, { quick, perturbField }] of Object.entries(GAMES)) {
   const tick = 137;
   const scenario = quick[0];
@@ -46,10 +54,12 @@ for (const [game, { quick, perturbField }] of Object.entries(GAMES)) {
   expect(r.status === 1, `${game}: the check exits 1 on the perturbed build (exit ${r.status})`);
   expect(cell?.status === 'divergent' && cell.firstDivergentTick === tick,
     `${game}: the report names the perturbed tick ${tick} (got ${cell?.status} ${cell?.firstDivergentTick ?? ''})`);
-  // The dump names a Vec2's components: the flipped field is its first (x) line, or the field.
+  // The dump names a compound field's components (a Vec2's .x/.y, an XorShift's .state): the
+  // lowest bit flipped is in the field's first line of native's own dump at that tick.
   const fields = cell?.fields?.map((f) => f.name) ?? [];
-  expect(cell?.fieldsDiffering === 1 && (fields[0] === `${perturbField}.x` || fields[0] === perturbField),
-    `${game}: the report names exactly the perturbed field ${perturbField} (got ${fields.join(', ') || 'none'})`);
+  const first = firstLineOf(game, scenario, tick, perturbField);
+  expect(cell?.fieldsDiffering === 1 && first !== null && fields[0] === first,
+    `${game}: the report names exactly the perturbed field ${perturbField}, as ${first ?? '(not in the dump)'} (got ${fields.join(', ') || 'none'})`);
   const f = cell?.fields?.[0];
   const low = f && (BigInt(f.reference) ^ BigInt(f.other)) === 1n;
   expect(low, `${game}: the two values differ in the lowest bit only (${f?.reference} vs ${f?.other})`);

@@ -73,7 +73,7 @@ export async function buildPreset(ctx, preset, dir, target, extraDefs = {}) {
 // The compiler and code-generation flags the preset uses for the arena's simulation (from
 // CMake's compile_commands.json), so the float twin is compiled exactly like it.
 function worldCompileFlags(buildDir) {
-  const entry = readCompileCommands(buildDir).find((e) => e.file.endsWith('src/games/arena/world.cpp'));
+  const entry = readCompileCommands(buildDir).find((e) => e.file.endsWith('src/games/arena/world.cpp') && !e.test);
   if (!entry) throw new Error(`no compile command for src/games/arena/world.cpp in ${buildDir}`);
   const args = entry.args;
   const keep = [args[0]];
@@ -118,23 +118,38 @@ export function simulationFlags(buildDir) {
   const noteFiles = new Map();   // note -> files that have it
   let compiler = '';
   let compilerPath = null;
-  let opt = '';
-  for (const { args, file } of entries) {
+  const opts = new Set();   // the -O levels of the objects the CLI and the package link
+  for (const { args, file, test } of entries) {
     const base = file.split('/').pop();
     const addNote = (n) => { notes.add(n); if (!noteFiles.has(n)) noteFiles.set(n, []); noteFiles.get(n).push(base); };
     compilerPath = args[0];
     compiler = args[0].split('/').pop();
     let contract = 'default';
+    let opt = '';
     for (const a of args) {
       if (a.startsWith('-ffp-contract=')) contract = a.slice('-ffp-contract='.length);
-      if (/^-O/.test(a)) opt = a;
+      if (/^-O/.test(a)) opt = a;   // the last one wins, as in the compiler
       if (a === '-ffast-math' || a === '-Ofast' || a === '-funsafe-math-optimizations' || a === '-ffinite-math-only' || a === '-fassociative-math') problems.add(a);
       if (/^-m(fpmath|sse|arch|fma|avx)/.test(a)) addNote(a);
       const perturb = a.match(/^-DTANDEM_PERTURB_(TICK|FIELD)=(\S+)/);
       if (perturb) addNote(`TANDEM_PERTURB_${perturb[1]}=${perturb[2]}`);
     }
     if (contract !== 'off') problems.add(`-ffp-contract=${contract}`);
+    if (!test && opt) opts.add(opt);
   }
+  const opt = [...opts].sort().join('/');
+  let partialCli = '';
+  // The test-only perturbation lives in the CLI's library (src/cli), not in the simulation's
+  // files: shown too, so a perturbed build's fingerprint says what it is.
+  const cli = new Set();
+  for (const { args, file, test } of readCompileCommands(buildDir)) {
+    if (test || !/\/src\/cli\//.test(file)) continue;
+    for (const a of args) {
+      const perturb = a.match(/^-DTANDEM_PERTURB_(TICK|FIELD)=(\S+)/);
+      if (perturb) cli.add(`TANDEM_PERTURB_${perturb[1]}=${perturb[2].replace(/^\\?"(.*?)\\?"$/, '$1')}`);
+    }
+  }
+  if (cli.size) partialCli = `(src/cli: ${[...cli].join(' ')})`;
   // A flag on every simulation file is shown plain; one on some files names them.
   const everywhere = [...notes].filter((n) => noteFiles.get(n).length === entries.length);
   const some = new Map();
@@ -144,8 +159,9 @@ export function simulationFlags(buildDir) {
     some.set(key, [...(some.get(key) ?? []), n]);
   }
   const partial = [...some].map(([files, flags]) => `(${files}: ${flags.join(' ')})`);
-  const summary = [compiler, opt, problems.size ? '' : '-ffp-contract=off', ...problems, ...everywhere, ...partial].filter(Boolean).join(' ');
-  return { ok: problems.size === 0, summary, compiler, compilerPath, problems: [...problems], perturb: [...notes].filter((n) => n.startsWith('TANDEM_PERTURB')) };
+  const summary = [compiler, opt, problems.size ? '' : '-ffp-contract=off', ...problems, ...everywhere, ...partial, partialCli].filter(Boolean).join(' ');
+  return { ok: problems.size === 0, summary, compiler, compilerPath, problems: [...problems],
+    perturb: [...notes, ...cli].filter((n) => n.startsWith('TANDEM_PERTURB')) };
 }
 
 // ---- Runners ---------------------------------------------------------------------------

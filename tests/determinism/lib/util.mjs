@@ -133,10 +133,13 @@ export function splitCommand(command) {
 export function readCompileCommands(buildDir) {
   const file = `${buildDir}/compile_commands.json`;
   if (!existsSync(file)) return [];
-  return JSON.parse(readFileSync(file, 'utf8')).map((e) => ({
-    file: e.file,
-    args: e.arguments ?? splitCommand(e.command),
-  }));
+  return JSON.parse(readFileSync(file, 'utf8')).map((e) => {
+    const args = e.arguments ?? splitCommand(e.command);
+    const output = e.output ?? args[args.indexOf('-o') + 1] ?? '';
+    // A test's own copy of a source (tests/fuzz links the games' sources again, with the
+    // presets' test-code flags such as -O0) is not what the CLI and the package run.
+    return { file: e.file, args, output, test: /^tests\//.test(output) };
+  });
 }
 
 // The section of the world digest each dump field belongs to (src/world/world.cpp order).
