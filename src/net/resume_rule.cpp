@@ -30,6 +30,16 @@ int64_t catch_up_wall_ns(uint64_t ticks, const ResumeCosts& costs) {
 ResumeEstimate weigh_resume(const ResumeCosts& costs) {
     ResumeEstimate e;
     e.catch_up_ns = catch_up_wall_ns(costs.behind_ticks, costs);
+    if (costs.undelivered_ticks > costs.ring_ticks) {
+        e.catch_up_ns = never_ns;   // the room no longer holds them: its answer is a baseline
+    } else if (costs.undelivered_ticks > 0 && costs.window_ticks > 0) {
+        // What has not arrived comes a window per round trip: stepping cannot finish before
+        // the last window lands.
+        const uint64_t rounds = (costs.undelivered_ticks + costs.window_ticks - 1) / costs.window_ticks;
+        const int64_t delivery = mul_div_round(static_cast<int64_t>(std::min<uint64_t>(rounds, max_ticks)),
+                                               std::max<int64_t>(0, costs.round_trip_ns), 1);
+        e.catch_up_ns = std::max(e.catch_up_ns, delivery);
+    }
     const int64_t fetch = std::max<int64_t>(0, costs.baseline_fetch_ns);
     // The baseline is the room's state when it is sent; the ticks it runs while the baseline
     // travels (and one more, the tick in progress) follow it as frames and are stepped.

@@ -90,3 +90,34 @@ TEST_CASE("a day's sleep is weighed without overflow, and a worker's whole share
     c.step_share_permille = 5000;   // more than all of it reads as all of it
     CHECK(catch_up_wall_ns(3, c) == 4'585'153);   // 3 x 1.4 ms / 0.916
 }
+
+TEST_CASE("ticks not received yet come a flow window per round trip: a long round trip makes catching up slower than a baseline") {
+    // 5 s away behind a 1 s round trip: 120 ticks arrived before the room paused the stream,
+    // 180 did not; they come 120 a round trip, two round trips, 2 s.
+    ResumeCosts c = page(300);
+    c.baseline_fetch_ns = 1'000'000'000;
+    c.round_trip_ns = 1'000'000'000;
+    c.window_ticks = 120;
+    c.ring_ticks = 600;
+    c.undelivered_ticks = 180;
+    ResumeEstimate e = weigh_resume(c);
+    CHECK(e.catch_up_ns == 2'000'000'000);
+    // The baseline: 1 s, 2 ms, and the 60 + 1 ticks of the fetch, 61 x 1.4 ms / 0.396.
+    CHECK(e.baseline_ns == 1'000'000'000 + 2'000'000 + 215'656'566);
+    CHECK_FALSE(e.catch_up);
+    // Everything received: stepping alone decides, 300 x 3.5354 ms = 1.06 s, the faster.
+    c.undelivered_ticks = 0;
+    e = weigh_resume(c);
+    CHECK(e.catch_up_ns == 1'060'606'061);
+    CHECK(e.catch_up);
+}
+
+TEST_CASE("more ticks missing than the room's ring holds can only end in a baseline") {
+    ResumeCosts c = page(700);
+    c.ring_ticks = 600;
+    c.undelivered_ticks = 601;
+    CHECK(weigh_resume(c).catch_up_ns == never_ns);
+    CHECK_FALSE(weigh_resume(c).catch_up);
+    c.undelivered_ticks = 600;
+    CHECK(weigh_resume(c).catch_up_ns == catch_up_wall_ns(700, c));
+}

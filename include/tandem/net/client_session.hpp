@@ -26,6 +26,7 @@
 #include "tandem/net/rate_meter.hpp"
 #include "tandem/net/resume_rule.hpp"
 #include "tandem/net/replay.hpp"
+#include "tandem/net/room.hpp"   // the room's flow window and ring, which the resume rule weighs
 #include "tandem/net/timeline.hpp"
 #include "tandem/sim/simulation.hpp"
 #include "tandem/sim/state.hpp"
@@ -698,7 +699,9 @@ void ClientSession<G>::decide_resume(int64_t now, int64_t away_ns, uint64_t miss
         figures_.last_resume = r;
         return;
     }
-    const ResumeEstimate estimate = weigh_resume(resume_costs(behind));
+    ResumeCosts costs = resume_costs(behind);
+    costs.undelivered_ticks = missed_estimate > frames_.size() ? missed_estimate - frames_.size() : 0;
+    const ResumeEstimate estimate = weigh_resume(costs);
     r.catch_up_estimate_ns = estimate.catch_up_ns;
     r.baseline_estimate_ns = estimate.baseline_ns;
     resume_open_ = true;
@@ -729,6 +732,11 @@ ResumeCosts ClientSession<G>::resume_costs(uint64_t behind) const {
     c.step_share_permille = static_cast<uint32_t>(std::min<int64_t>(1000, mul_div_round(spend, 1000, std::max<int64_t>(1, advance_interval_ns_))));
     c.baseline_fetch_ns = baseline_fetch_ns_;
     c.baseline_decode_ns = baseline_decode_ns_;
+    // The room's flow control and ring, in this game's ticks (tandem/net/room.hpp).
+    const auto hz = static_cast<uint64_t>(tick_hz());
+    c.window_ticks = flow_window_seconds * hz;
+    c.ring_ticks = ring_seconds * hz;
+    c.round_trip_ns = timeline_.rtt().value_or(baseline_fetch_ns_);
     return c;
 }
 

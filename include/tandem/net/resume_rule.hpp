@@ -21,6 +21,13 @@ struct ResumeCosts {
     // the room's wait for its next tick and the baseline's bytes at the link's throughput.
     int64_t baseline_fetch_ns = 0;
     int64_t baseline_decode_ns = 0;      // decoding and installing a baseline, as last measured
+    // Of behind_ticks, those not received yet (a frozen or suspended page reads nothing). The
+    // room sends a client whose stream it paused at most window_ticks per round trip, and keeps
+    // ring_ticks: beyond that it can only answer with a baseline.
+    uint64_t undelivered_ticks = 0;
+    int64_t round_trip_ns = 0;
+    uint64_t window_ticks = UINT64_MAX;
+    uint64_t ring_ticks = UINT64_MAX;
 };
 
 // Either side's wall time until the session is current; never_ns when stepping cannot outrun
@@ -28,7 +35,7 @@ struct ResumeCosts {
 inline constexpr int64_t never_ns = INT64_MAX;
 
 struct ResumeEstimate {
-    int64_t catch_up_ns = never_ns;   // stepping the ticks behind, and those that arrive meanwhile
+    int64_t catch_up_ns = never_ns;   // stepping the ticks behind and those arriving meanwhile, or their delivery if slower
     int64_t baseline_ns = never_ns;   // fetch, decode, then stepping what the room ran during the fetch
     bool catch_up = false;            // the choice: catch up when it is no slower (it drops no time)
 };
