@@ -54,6 +54,10 @@ struct ServeOptions {
     std::optional<uint32_t> input_delay_ticks;     // unset: the room's default
     std::optional<uint32_t> max_players;
     std::optional<uint32_t> max_watchers;
+    // --per-address-limit N: every per-address budget (connections, unfinished requests) set
+    // to N, for a load test from one machine or clients all behind one proxy. Unset: the
+    // transport's defaults (TransportLimits).
+    std::optional<uint32_t> per_address_limit;
     std::string record_path;                       // "" = no replay written
     std::vector<std::string> allowed_origins;      // normalised; added to the defaults
     // The game's flags as given ({"--tick-hz", "30"}), in command-line order.
