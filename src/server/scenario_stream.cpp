@@ -399,13 +399,15 @@ HttpRoute native_stream_route(std::string game, uint32_t simulation_version, std
         const auto parsed = parse_native_stream_query(request.query(), state->listed);
         if (!parsed) return reply(text(400, std::string(parsed.message()) + "\n"));
         const NativeStreamRequest wanted = parsed.value();
-        const auto stream_text = [state, wanted](const NativeStreams::Known& known) {
-            return native_stream_text(state->game, state->version, wanted, known.digests,
+        // The state is passed in, not captured: the worker's completion holds these lambdas and
+        // must not keep the worker's owner alive.
+        const auto stream_text = [wanted](const State& st, const NativeStreams::Known& known) {
+            return native_stream_text(st.game, st.version, wanted, known.digests,
                                       known.precomputed ? "precomputed: the page's native/" + wanted.scenario +
                                                               ".txt, which this server loaded and did not compute"
                                                         : "this server's native build");
         };
-        if (auto known = state->streams.digests(wanted)) return reply(text(200, stream_text(*known)));
+        if (auto known = state->streams.digests(wanted)) return reply(text(200, stream_text(*state, *known)));
 
         const int64_t budget = state->limits.request_cpu_ns;
         int64_t allowance = budget;
@@ -426,7 +428,7 @@ HttpRoute native_stream_route(std::string game, uint32_t simulation_version, std
         const auto fitting = [](int64_t allowance_ns, int64_t per_tick_ns) {
             return static_cast<uint64_t>(std::max<int64_t>(0, allowance_ns / std::max<int64_t>(1, per_tick_ns)));
         };
-        const auto over_budget = [state, wanted, fitting, budget](int64_t allowance_ns, int64_t per_tick_ns) {
+        const auto over_budget = [wanted, fitting, budget](int64_t allowance_ns, int64_t per_tick_ns) {
             return "over_budget: " + std::to_string(wanted.ticks) + " ticks of " + wanted.scenario + " cost about " +
                    shown(per_tick_ns * static_cast<int64_t>(wanted.ticks)) + " of CPU here (" + shown(per_tick_ns) +
                    " a tick), over the " + shown(allowance_ns) + " this request may cost (" + shown(budget) +
@@ -452,7 +454,7 @@ HttpRoute native_stream_route(std::string game, uint32_t simulation_version, std
                 }
                 switch (f.outcome) {
                 case NativeStreams::Outcome::computed:
-                    if (auto known = held->streams.digests(wanted)) return reply(text(200, stream_text(*known)));
+                    if (auto known = held->streams.digests(wanted)) return reply(text(200, stream_text(*held, *known)));
                     return reply(text(503, "the stream was not computed; ask again\n"));
                 case NativeStreams::Outcome::over_budget:
                     return reply(text(400, over_budget(allowance, held->streams.cost_per_tick_ns(wanted.scenario).value_or(f.spent_ns))));
