@@ -136,9 +136,16 @@ void HttpSession::on_read(const error_code& ec) {
     if (const std::string_view t(request.target().data(), request.target().size());
         request.method() == http::verb::get || request.method() == http::verb::head) {
         if (const HttpRoute* route = server_.route_for(t.substr(0, t.find('?')))) {
-            server_.answer_route(*route, request, [self = shared_from_this(), keep_alive](http::message_generator response) {
-                self->write(std::move(response), keep_alive);
-            });
+            error_code unknown;
+            const tcp::endpoint peer = stream_.socket().remote_endpoint(unknown);
+            auto gone = std::make_shared<std::atomic<bool>>(false);
+            awaiting_route_ = true;
+            ++route_requests_;
+            watch_for_hangup(gone);
+            server_.answer_route(*route, request, unknown ? std::string() : peer.address().to_string(), gone,
+                                 [self = shared_from_this(), keep_alive](http::message_generator response) {
+                                     self->write(std::move(response), keep_alive);
+                                 });
             return;
         }
     }
@@ -148,7 +155,30 @@ void HttpSession::on_read(const error_code& ec) {
                       [self = shared_from_this(), keep_alive](const error_code& e, size_t) { self->on_write(keep_alive, e); });
 }
 
+void HttpSession::watch_for_hangup(std::shared_ptr<std::atomic<bool>> gone) {
+    stream_.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this(), gone, request = route_requests_](const error_code& ec) {
+        // Answered meanwhile (the reads own the socket again), or a wait of an earlier request.
+        if (!self->awaiting_route_ || self->finished_ || request != self->route_requests_) return;
+        uint8_t byte = 0;
+        error_code peeked;
+        size_t n = 0;
+        if (!ec) {
+            self->stream_.socket().non_blocking(true, peeked);
+            if (!peeked) n = self->stream_.socket().receive(asio::buffer(&byte, 1), tcp::socket::message_peek, peeked);
+        }
+        if (!ec && peeked == asio::error::would_block) {
+            self->watch_for_hangup(gone);   // woken for nothing: wait again
+            return;
+        }
+        if (!ec && !peeked && n > 0) return;   // the client sent more (a pipelined request): it is there
+        // End of stream, a reset or a failed wait: the client is gone.
+        gone->store(true, std::memory_order_relaxed);
+        self->finish();
+    });
+}
+
 void HttpSession::write(http::message_generator response, bool keep_alive) {
+    awaiting_route_ = false;
     if (finished_) return;
     stream_.expires_after(duration(server_.limits().http_idle_timeout_ns));
     beast::async_write(stream_, std::move(response),

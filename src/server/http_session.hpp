@@ -2,6 +2,8 @@
 // and the short life of a connection refused at the door (HttpRefusal).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -34,6 +36,10 @@ private:
     void on_write(bool keep_alive, const error_code& ec);
     void end_handshake();  // the request is complete (or the connection ends): its place is free
     void finish();
+    // While a route works on the answer, nothing reads the socket: this waits for it to turn
+    // readable and peeks, so a client that closed or reset it is noticed (gone is set, the
+    // session ends) and the route can stop working for nobody.
+    void watch_for_hangup(std::shared_ptr<std::atomic<bool>> gone);
 
     Server& server_;
     beast::tcp_stream stream_;
@@ -42,6 +48,8 @@ private:
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     bool finished_ = false;
+    bool awaiting_route_ = false;   // a route's answer is due; nothing else reads the socket
+    uint64_t route_requests_ = 0;   // which request a hangup watch belongs to
 };
 
 // A connection refused by a budget at accept: it is answered 503 with the reason (so a client

@@ -300,7 +300,11 @@ std::string serve_help_text(const ServeHelp& help) {
                                                  " and " + std::to_string(TransportLimits{}.handshakes_per_address) + "; loopback\n"
                                              "counts like any address): raise it for a load test from one machine\n"
                                              "or when every client comes through one proxy");
-    help_entry(out, "--record FILE", "write the match as a replay that `tandem replay` checks");
+    help_entry(out, "--record FILE", "write the match as a replay that `tandem replay` checks; each\n"
+                                     "tick's records are written out (one write, no fsync) before its\n"
+                                     "frames are sent, so a kill or crash loses at most the tick in\n"
+                                     "progress; a drain ends the file with its end marker (without it\n"
+                                     "`tandem replay` reports the file truncated)");
     help_entry(out, "--allow-origin ORIGIN", "also accept WebSocket connections from pages at ORIGIN\n"
                                              "(http(s)://host[:port]); repeatable");
     help_entry(out, "--help", "this text");

@@ -61,9 +61,10 @@ public:
     // The game's route for this path, if one takes it (GET and HEAD only).
     const HttpRoute* route_for(std::string_view path) const;
     // Hands the request to the route; `write` gets the answer on this thread whenever the route
-    // replies (at once or from a thread of its own), never after the server stopped.
-    void answer_route(const HttpRoute& route, const http::request<http::string_body>& request,
-                      std::function<void(http::message_generator)> write);
+    // replies (at once or from a thread of its own), never after the server stopped. peer and
+    // gone become the HttpRequest's (the client's address; set once its connection ended).
+    void answer_route(const HttpRoute& route, const http::request<http::string_body>& request, std::string peer,
+                      std::shared_ptr<const std::atomic<bool>> gone, std::function<void(http::message_generator)> write);
     bool origin_allowed(std::string_view origin_header) const;
     void http_opened(const std::shared_ptr<HttpSession>& s) { http_sessions_.insert(s); }
     // The socket went on to a WebSocket session, which now owns it and its count.

@@ -568,6 +568,7 @@ TEST_CASE("the exported replay re-runs with every digest agreeing", "[client_ses
     const Bytes file = c.session.export_replay();
     const auto replay = read_replay<Sim>(file);
     REQUIRE(replay.ok());
+    CHECK(replay->end == ReplayEnd::marked);   // an export is a finished file
     const ReplayCheck check = check_replay<Sim>(replay.value());
     CHECK_FALSE(check.divergence.has_value());
     CHECK(check.frames_checked == 20);

@@ -5,10 +5,12 @@
 // A game's own main is serve_main.hpp's serve_main<G>; this header is what it is built on.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -81,6 +83,12 @@ struct TransportLimits {
 struct HttpRequest {
     std::string target;   // path and query as sent ("/native/stream?scenario=trig&ticks=10")
     bool head = false;    // HEAD: the answer's headers are sent without its body
+    std::string peer;     // the client's IP address as text ("127.0.0.1", "::1"); "" unknown
+    // Set by the transport (from its thread) once the client's connection ends before the
+    // answer (it closed or reset it): nobody is left to answer, so a route may stop its work.
+    // Null when nothing watches (a request made by hand).
+    std::shared_ptr<const std::atomic<bool>> gone;
+    bool client_gone() const { return gone && gone->load(std::memory_order_relaxed); }
     std::string_view path() const { return std::string_view(target).substr(0, target.find('?')); }
     // After the '?', "" when there is none.
     std::string_view query() const {
@@ -111,6 +119,11 @@ struct HttpRoute {
     // route's worker stops here. May be empty.
     std::function<void()> stop;
     std::vector<std::string> usage;   // its lines in --help's list of URLs (the first names it)
+    // The route's own flags (in --help beside the game's, each accepted once), and what reads
+    // them with the rest of the options before serving: a message is a command-line mistake
+    // (exit 2). Either may be empty.
+    std::vector<FlagSpec> flags;
+    std::function<std::optional<std::string>(const ServeOptions& options)> configure;
 };
 
 // Binds, prints "listening on http://HOST:PORT/" on out, and serves until SIGINT/SIGTERM.
