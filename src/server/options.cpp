@@ -112,7 +112,7 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
     std::vector<std::string> known = {"--host", "--port", "--web", "--pkg"};
     if (flags.scenario) known.push_back("--scenario");
     for (const FlagSpec& f : flags.game) known.push_back(f.flag);
-    for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--record", "--allow-origin", "--help"}) {
+    for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--resume-grace", "--record", "--allow-origin", "--help"}) {
         known.emplace_back(f);
     }
     std::string accepted;
@@ -176,6 +176,10 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
             const auto v = count(0, largest_connection_count);
             if (!v) return usage(std::string(v.message()));
             (flag == "--max-players" ? o.max_players : o.max_watchers) = *v;
+        } else if (flag == "--resume-grace") {
+            const auto v = count(0, largest_resume_grace_seconds);
+            if (!v) return usage(std::string(v.message()));
+            o.resume_grace_seconds = *v;
         } else if (flag == "--record") {
             if (value.empty()) return usage("--record expects a file path" + got);
             o.record_path = std::string(value);
@@ -236,7 +240,8 @@ std::string serve_help_text(const ServeHelp& help) {
     if (!help.scenario_names.empty()) game_line += "[--scenario NAME] ";
     for (const FlagSpec& f : help.game_flags) game_line += "[" + f.flag + " " + f.value_name + "] ";
     if (!game_line.empty()) out += indent + game_line.substr(0, game_line.size() - 1) + "\n";
-    out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--record FILE]\n";
+    out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--resume-grace SECONDS]\n";
+    out += indent + "[--record FILE]\n";
     out += indent + "[--allow-origin ORIGIN]...\n";
     out += "\n";
     out += "Runs one room" + (help.game.empty() ? std::string() : " of " + help.game) +
@@ -257,6 +262,14 @@ std::string serve_help_text(const ServeHelp& help) {
                                                std::to_string(largest_input_delay) + " (default: the room's)");
     help_entry(out, "--max-players N", "players admitted at once (default: the room's)");
     help_entry(out, "--max-watchers N", "watchers admitted at once (default: the room's)");
+    help_entry(out, "--resume-grace SECONDS",
+               "how long a dropped player's seat, and its place in the game, is kept for\n"
+               "the secret resume token its welcome carried (0.." + std::to_string(largest_resume_grace_seconds) +
+                   ", default 30; 0: a drop is\n"
+               "a leave at once). Meanwhile nobody else gets the seat and the game gets no\n"
+               "command for it; the token's hello within the grace gets the same player id\n"
+               "back, and a wrong, expired or used token is refused (resume_unknown,\n"
+               "resume_expired, resume_used). Tokens are 128 bits from the OS (getrandom)");
     help_entry(out, "--record FILE", "write the match as a replay that `tandem replay` checks");
     help_entry(out, "--allow-origin ORIGIN", "also accept WebSocket connections from pages at ORIGIN\n"
                                              "(http(s)://host[:port]); repeatable");
