@@ -240,8 +240,8 @@ std::string serve_help_text(const ServeHelp& help) {
     if (!help.scenario_names.empty()) game_line += "[--scenario NAME] ";
     for (const FlagSpec& f : help.game_flags) game_line += "[" + f.flag + " " + f.value_name + "] ";
     if (!game_line.empty()) out += indent + game_line.substr(0, game_line.size() - 1) + "\n";
-    out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--resume-grace SECONDS]\n";
-    out += indent + "[--record FILE]\n";
+    out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--record FILE]\n";
+    out += indent + "[--resume-grace SECONDS]\n";
     out += indent + "[--allow-origin ORIGIN]...\n";
     out += "\n";
     out += "Runs one room" + (help.game.empty() ? std::string() : " of " + help.game) +
@@ -263,13 +263,14 @@ std::string serve_help_text(const ServeHelp& help) {
     help_entry(out, "--max-players N", "players admitted at once (default: the room's)");
     help_entry(out, "--max-watchers N", "watchers admitted at once (default: the room's)");
     help_entry(out, "--resume-grace SECONDS",
-               "how long a dropped player's seat, and its place in the game, is kept for\n"
-               "the secret resume token its welcome carried (0.." + std::to_string(largest_resume_grace_seconds) +
-                   ", default 30; 0: a drop is\n"
-               "a leave at once). Meanwhile nobody else gets the seat and the game gets no\n"
-               "command for it; the token's hello within the grace gets the same player id\n"
-               "back, and a wrong, expired or used token is refused (resume_unknown,\n"
-               "resume_expired, resume_used). Tokens are 128 bits from the OS (getrandom)");
+               "how long a dropped player's seat and its place in the game are\n"
+               "kept for the secret resume token its welcome carried, 0.." + std::to_string(largest_resume_grace_seconds) +
+                   "\n"
+               "(default 30; 0: a drop is a leave at once). Meanwhile nobody else\n"
+               "gets the seat and the game gets no command for it; a hello with the\n"
+               "token within the grace gets the same player id back, a wrong,\n"
+               "expired or used one is refused (resume_unknown, resume_expired,\n"
+               "resume_used). Tokens: 128 bits each from the OS (getrandom)");
     help_entry(out, "--record FILE", "write the match as a replay that `tandem replay` checks");
     help_entry(out, "--allow-origin ORIGIN", "also accept WebSocket connections from pages at ORIGIN\n"
                                              "(http(s)://host[:port]); repeatable");
