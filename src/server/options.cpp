@@ -114,8 +114,8 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
     std::vector<std::string> known = {"--host", "--port", "--web", "--pkg"};
     if (flags.scenario) known.push_back("--scenario");
     for (const FlagSpec& f : flags.game) known.push_back(f.flag);
-    for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--per-address-limit", "--record", "--allow-origin",
-                          "--help"}) {
+    for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--per-address-limit", "--resume-grace", "--record",
+                          "--allow-origin", "--help"}) {
         known.emplace_back(f);
     }
     std::string accepted;
@@ -183,6 +183,10 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
             const auto v = count(1, largest_connection_count);
             if (!v) return usage(std::string(v.message()));
             o.per_address_limit = *v;
+        } else if (flag == "--resume-grace") {
+            const auto v = count(0, largest_resume_grace_seconds);
+            if (!v) return usage(std::string(v.message()));
+            o.resume_grace_seconds = *v;
         } else if (flag == "--record") {
             if (value.empty()) return usage("--record expects a file path" + got);
             o.record_path = std::string(value);
@@ -274,7 +278,7 @@ std::string serve_help_text(const ServeHelp& help) {
     for (const FlagSpec& f : help.game_flags) game_line += "[" + f.flag + " " + f.value_name + "] ";
     if (!game_line.empty()) out += indent + game_line.substr(0, game_line.size() - 1) + "\n";
     out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--record FILE]\n";
-    out += indent + "[--per-address-limit N] [--allow-origin ORIGIN]...\n";
+    out += indent + "[--per-address-limit N] [--resume-grace SECONDS] [--allow-origin ORIGIN]...\n";
     out += "\n";
     out += "Runs one room" + (help.game.empty() ? std::string() : " of " + help.game) +
            ": the authoritative simulation, its tick loop, its players and watchers,\n"
@@ -300,6 +304,15 @@ std::string serve_help_text(const ServeHelp& help) {
                                                  " and " + std::to_string(TransportLimits{}.handshakes_per_address) + "; loopback\n"
                                              "counts like any address): raise it for a load test from one machine\n"
                                              "or when every client comes through one proxy");
+    help_entry(out, "--resume-grace SECONDS",
+               "how long a dropped player's seat and its place in the game are\n"
+               "kept for the secret resume token its welcome carried, 0.." + std::to_string(largest_resume_grace_seconds) +
+                   "\n"
+               "(default 30; 0: a drop is a leave at once). Meanwhile nobody else\n"
+               "gets the seat and the game gets no command for it; a hello with the\n"
+               "token within the grace gets the same player id back, a wrong,\n"
+               "expired or used one is refused (resume_unknown, resume_expired,\n"
+               "resume_used). Tokens: 128 bits each from the OS (getrandom)");
     help_entry(out, "--record FILE", "write the match as a replay that `tandem replay` checks; each\n"
                                      "tick's records are written out (one write, no fsync) before its\n"
                                      "frames are sent, so a kill or crash loses at most the tick in\n"

@@ -1,8 +1,9 @@
 // The lockstep protocol written and read byte by byte from its documented layout
 // (include/tandem/net/protocol.hpp), little-endian, so the tests of the ES module's Room and
-// Replay check them against bytes the code under test did not produce. Protocol version 2:
+// Replay check them against bytes the code under test did not produce. Protocol version 3:
 // the game's name in the hello and the welcome, its config, commands and section digests as
-// opaque payloads (the arena's command is 8 bytes, its target). Also the arena's fingerprint
+// opaque payloads (the arena's command is 8 bytes, its target); a resume token may end a hello
+// and a player's welcome, which the ES module's rooms (no token source) never send. Also the arena's fingerprint
 // hash, taken from a snapshot the native CLI writes (bytes 6..13 after "TNDM" and the u16
 // format version).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,7 +28,7 @@ export function nativeFingerprintHash() {
 
 // The protocol version these layouts are (protocol_version), and the game every room of the
 // ES module plays. The arena's command is its steer target, i32 x raw | i32 y raw.
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 export const ARENA_COMMAND_BYTES = 8;
 
 // u8 type | u16 version | u64 fingerprint hash | u8 role (0 play, 1 watch) | u8 n | n bytes of

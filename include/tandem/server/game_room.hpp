@@ -18,6 +18,7 @@
 #include "tandem/net/protocol.hpp"
 #include "tandem/net/room.hpp"
 #include "tandem/server/options.hpp"
+#include "tandem/server/os_random.hpp"
 #include "tandem/server/room_port.hpp"
 
 namespace tandem::server {
@@ -89,6 +90,8 @@ private:
     GameRoom(net::Room<G> room, std::unique_ptr<std::ofstream> record) : room_(std::move(room)), record_(std::move(record)) {
         // Read only to fill the stats' step and tick durations; it never decides anything.
         room_.set_clock(detail::steady_now_ns);
+        // Resume tokens must be unguessable: from the OS, never from a seed.
+        room_.set_token_source(os_resume_token);
         if (record_) room_.start_recording();
         write_recording();   // the header, the welcome and the first baseline: a file from the start
     }

@@ -81,6 +81,7 @@ ServeGame serve_game(const GameServe<G>& game) {
             if (game.make_seats) game.make_seats(config.game, *options.max_players);
         }
         if (options.max_watchers) config.max_watchers = *options.max_watchers;
+        if (options.resume_grace_seconds) config.resume_grace_ns = int64_t{*options.resume_grace_seconds} * 1'000'000'000;
         return GameRoom<G>::create(config, options.record_path);
     };
     return out;
