@@ -215,12 +215,10 @@ describe('the page against `tandem serve`', { skip }, () => {
   test('?debug corruption: detected at the corrupted tick, the section named, healed by a baseline, green again', async () => {
     const page = await openPlaying('?debug');
     await verifiesTicks(page, 30, 10_000);
-    // The tick of the world the button corrupts, read in the same task as the click.
-    const before = await page.evaluate(() => {
-      const tick = window.__tandem.figures().tick;
-      document.getElementById('corrupt').click();
-      return tick;
-    });
+    // The tick of the world the button corrupted, as the session (in its worker) said when it did.
+    await page.evaluate(() => document.getElementById('corrupt').click());
+    await page.waitForFunction(() => /corrupted the local world once at tick \d+/.test(document.getElementById('action-result').textContent), null, { timeout: 5000 });
+    const before = Number(/at tick (\d+)/.exec(await page.textContent('#action-result'))[1]);
     await page.waitForFunction(() => window.__tandem.figures().verification.mismatches.length > 0, null, { timeout: 5000 });
     await page.waitForFunction(() => window.__tandem.figures().verification.mismatches[0].healed, null, { timeout: 5000 });
     const [m] = (await verification(page)).mismatches;

@@ -58,7 +58,8 @@ export class SessionAdapter {
     this.actions = {
       checkAgainstNative: () => this.#session.checkAgainstNative(),
       downloadReplay: () => ({ name: `tandem-${Date.now()}.replay`, bytes: this.#session.exportReplay() }),
-      corrupt: debug ? () => this.#session.corruptOnce() : undefined,
+      // The tick of the world corrupted (the mismatch is due at the next one or two).
+      corrupt: debug ? () => { const { tick } = this.#session.figures(); this.#session.corruptOnce(); return { tick }; } : undefined,
     };
     if (early === null) {
       this.#transport = new Transport(serverUrl, handlers);

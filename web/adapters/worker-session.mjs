@@ -95,7 +95,7 @@ export class WorkerSessionAdapter {
     this.actions = {
       checkAgainstNative: ask('checkAgainstNative'),
       downloadReplay: ask('downloadReplay'),
-      corrupt: debug ? () => { early.post({ t: 'action', id: 0, name: 'corrupt' }); } : undefined,
+      corrupt: debug ? ask('corrupt') : undefined,
     };
     early.listen((m) => this.#receive(m));
   }

@@ -127,7 +127,7 @@ export function assertSaysAway(text, awayMs, spanMs) {
   const match = ABSENCE_LINE.exec(text);
   assert.ok(match, `resume line: ${text}`);
   const said = Number(match[2]) * 1000;
-  assert.ok(said >= awayMs - 100 && said <= spanMs + 100, `resume line says ${match[1]} s; away ${awayMs} ms within a span of ${spanMs} ms`);
+  assert.ok(said >= awayMs - 100 && said <= spanMs + 100, `resume line says ${match[2]} s; away ${awayMs} ms within a span of ${spanMs} ms`);
 }
 
 /** The HUD's absence line: what the absence was (match[1]) and how long (match[2], in s). */
