@@ -85,12 +85,14 @@ async function awayAndBack(page, hide, awayMs, { frozen = false } = {}) {
   };
   await restore();
   const spanMs = Date.now() - startedAt;
-  const seen = await (await page.waitForFunction((minAwayMs) => {
+  // The record closed, and (after a resume) verified again or given up on; the HUD's line read
+  // in the same look (its text is redrawn ten times a second, so it may trail by a frame).
+  const seen = await (await page.waitForFunction(([minAwayMs, waitUntil]) => {
     const a = window.__tandem.figures().absence;
     const text = window.__tandem.resumeText();
-    return a !== null && !a.ongoing && a.awayMs >= minAwayMs && (a.kind === 'hidden' || a.verifiedAfterMs !== null) &&
-      text.startsWith(`${a.kind} ${(a.awayMs / 1000).toFixed(1)} s`) && { absence: a, text };
-  }, awayMs * 0.8, { timeout: 60_000, polling: 20 })).jsonValue();
+    const settled = a !== null && !a.ongoing && a.awayMs >= minAwayMs && (a.kind === 'hidden' || a.verifiedAfterMs !== null || Date.now() > waitUntil);
+    return settled && (!text.includes('verifying') || Date.now() > waitUntil) && /^\D+ \d+\.\d s: /.test(text) && { absence: a, text };
+  }, [awayMs * 0.8, Date.now() + 20_000], { timeout: 60_000, polling: 20 })).jsonValue();
   const after = await sessionNow(page);
   return { before, during, last, after, absence: seen.absence, text: seen.text, spanMs };
 }
