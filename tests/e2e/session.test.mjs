@@ -1,32 +1,24 @@
 // The page against the real server: `tandem serve` (build/native) with web/ and the wasm
 // package, Chromium attached over CDP so hiding and freezing a tab are real. What is asserted
 // comes from inside the page (window.__tandem: the client session's own figures, C++ in wasm)
-// and from the server (/metrics). The thresholds are the demo's goals; the numbers measured on this
-// machine are in docs/performance.md. The minute-long hidden-tab test runs only with
+// and from the server (/metrics). The session runs in its dedicated worker (session-worker.mjs),
+// so a hidden tab goes on verifying; the times measured are in docs/performance.md. The minute-long hidden-tab test runs only with
 // TANDEM_E2E_LONG=1 (skipped otherwise, to keep the default run short).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { hideAndFreeze, hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
-import { assertSaysAway, openDemo, pageState, screenshot, sleep, startTandemServe, tandemServeAndBrowser } from './lib/harness.mjs';
+import { assertSaysAway, openDemo, screenshot, sleep, startTandemServe, tandemServeAndBrowser } from './lib/harness.mjs';
 
 const TICK_HZ = 60;
-// The demo's time limits (250 ms back to verified after 5 s hidden, 1 s after a freeze, 50 ms
-// per frame callback) hold on an idle machine. On a shared, loaded one (load 11 on 2 cores,
-// software WebGL at a few frames a second) no page meets them, so they are asserted only with
-// TANDEM_E2E_STRICT_TIMING=1; otherwise the measured figure is printed and held to LOOSE times
-// the limit, which still fails a page that never recovers.
+// These tests assert paths (verified while hidden, no catch-up, a reconnection and a resync),
+// not times: the times are page-figures' (tests/e2e/page-figures.mjs, docs/performance.md).
+// A rate (ticks verified per second) is asserted at a fraction of the tick rate, which still
+// fails a page that stopped; TANDEM_E2E_STRICT_TIMING=1 asks for most of it (an idle machine).
 const STRICT = process.env.TANDEM_E2E_STRICT_TIMING === '1';
-const LOOSE = 40;
-function assertWithin(measuredMs, limitMs, what) {
-  const bound = STRICT ? limitMs : limitMs * LOOSE;
-  console.log(`# ${what}: ${measuredMs?.toFixed(1)} ms (limit ${limitMs} ms${STRICT ? '' : `, asserted ${bound} ms: not strict`})`);
-  assert.ok(measuredMs !== null && measuredMs <= bound, `${what}: ${measuredMs} ms > ${bound} ms`);
-}
 // The minute-long test runs only with TANDEM_E2E_LONG=1 (README.md's command table).
 const LONG = process.env.TANDEM_E2E_LONG === '1';
-// The room's flow window (include/tandem/net/room.hpp: flow_window_seconds of ticks at 60 Hz,
-// flow_window_bytes): what it sends a client that stopped acking before it stops streaming.
-const FLOW_WINDOW_TICKS = 2 * TICK_HZ;
+// The room's flow window (include/tandem/net/room.hpp: flow_window_bytes): what it sends a
+// client that stopped acking before it stops streaming; a live client's queue stays below it.
 const FLOW_WINDOW_BYTES = 192 * 1024;
 
 const env = tandemServeAndBrowser(launchChromium);
@@ -191,7 +183,7 @@ describe('the page against `tandem serve`', { skip }, () => {
     assert.equal(absence.reconnected, true, 'the socket a freeze closed was opened again');
     assert.ok(after.session.baselines > before.session.baselines, 'a new baseline was taken');
     assert.match(text, /^frozen \d+\.\d s: reconnected, resynced from a (\d+ KB )?snapshot, verified in \d+ ms$/);
-    assertWithin(absence.verifiedAfterMs, 1000, 'frozen 10 s: verified again after');
+    assert.notEqual(absence.verifiedAfterMs, null, 'verified again after the resume');
     await assertLive(page, 'after a 10 s freeze');
     await page.close();
   });
@@ -261,14 +253,13 @@ describe('the page against `tandem serve`', { skip }, () => {
   });
 
   // Long (a minute hidden): run with TANDEM_E2E_LONG=1.
-  test('hidden behind another tab for 60 s: verified again within 500 ms of becoming visible (catch-up or baseline, as the session decides), and the server held a bounded amount for that client meanwhile (/metrics)', { skip: LONG ? false : 'long: TANDEM_E2E_LONG=1' }, async () => {
+  test('hidden behind another tab for 60 s: the session in its worker stayed live the whole minute (no catch-up, no baseline on return), and the server held a bounded amount for that client meanwhile (/metrics)', { skip: LONG ? false : 'long: TANDEM_E2E_LONG=1' }, async () => {
     const page = await openPlaying();
     await verifiesTicks(page, 60, 10_000);
     const before = await env.server.metrics();
     assert.equal(before.tandem_ws_connections, 1, 'this page is the server\'s only client, so its totals are this client\'s');
-    // /metrics every 5 s while the page is hidden: what the server queues for it must stay
-    // bounded (flow control stops the stream of a client that does not ack) instead of
-    // growing with the absence.
+    // /metrics every 5 s while the page is hidden: what the server queues for it stays bounded
+    // (a live client acks, so its stream is never paused and nothing piles up).
     const samples = [];
     const hideAndSample = async (p) => {
       const restore = await hideBehindAnotherTab(p);
@@ -279,39 +270,19 @@ describe('the page against `tandem serve`', { skip }, () => {
           await sleep(5000);
         }
       })();
-      // The last sample is taken while the page is still hidden.
       return async () => {
         sampling = false;
         await sampler;
-        samples.push(await env.server.metrics());
         await restore();
       };
     };
-    const { resume, state, spanMs } = await awayAndBack(page, hideAndSample, 60_000);
-    const afterwards = await env.server.metrics();
+    const result = await awayAndBack(page, hideAndSample, 60_000);
     const queued = Math.max(...samples.map((m) => m.tandem_ws_write_queue_bytes));
-    const sentWhileAway = samples.at(-1).tandem_ws_bytes_sent_total - samples[0].tandem_ws_bytes_sent_total;
-    const messagesWhileAway = samples.at(-1).tandem_ws_frames_sent_total - samples[0].tandem_ws_frames_sent_total;
     const rssGrowth = Math.max(...samples.map((m) => m.process_resident_memory_bytes)) - before.process_resident_memory_bytes;
-    const pauses = afterwards.tandem_room_flow_control_pauses_total - before.tandem_room_flow_control_pauses_total;
-    console.log(`# hidden 60 s: path ${resume.path}, verified again in ${resume.verifiedAfterMs?.toFixed(1)} ms; HUD: ${state.resumeText}`);
-    console.log(`# hidden 60 s, server: ${samples.length} samples, most queued ${queued} B, sent while away ${sentWhileAway} B in ${messagesWhileAway} messages, ` +
-      `peak per connection ${afterwards.tandem_ws_write_queue_peak_bytes} B (cap ${afterwards.tandem_ws_write_queue_cap_bytes}), ` +
-      `RSS growth ${(rssGrowth / 2 ** 20).toFixed(1)} MiB, flow-control pauses ${pauses}`);
-    // Bounded: the room stopped streaming to the silent page (a flow-control pause) and sent it
-    // at most one flow window (FLOW_WINDOW_TICKS frames, FLOW_WINDOW_BYTES) over the whole
-    // minute, where an unbounded stream would be 60 s of frames (3,600 messages); nothing
-    // stayed queued beyond that window.
-    assert.ok(pauses >= 1, 'the room paused the stream of the page that stopped acking');
-    assert.ok(messagesWhileAway <= FLOW_WINDOW_TICKS + 10, `sent while away: ${messagesWhileAway} messages`);
-    assert.ok(sentWhileAway <= FLOW_WINDOW_BYTES, `sent while away: ${sentWhileAway} B`);
+    console.log(`# hidden 60 s, server: ${samples.length} samples, most queued ${queued} B, RSS growth ${(rssGrowth / 2 ** 20).toFixed(1)} MiB`);
+    assertStayedLive(result, 60_000);
     assert.ok(queued <= FLOW_WINDOW_BYTES, `queued while away: ${queued} B`);
-    assertWithin(resume.verifiedAfterMs, 500, 'hidden 60 s: verified again after');
-    assertSaysAway(state.resumeText, 60_000, spanMs);
-    assert.match(state.resumeText, /caught up|baseline/);
-    assert.ok(afterwards.tandem_ws_write_queue_peak_bytes <= afterwards.tandem_ws_write_queue_cap_bytes);
     assert.ok(rssGrowth <= 16 * 2 ** 20, `server RSS grew ${rssGrowth} B while the page was away`);
-    assert.deepEqual((await verification(page)).mismatches, []);
     await assertLive(page, 'after 60 s hidden');
     await page.close();
   });
