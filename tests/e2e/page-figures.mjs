@@ -1,10 +1,12 @@
 // Measures the demo page's figures for docs/performance.md ("The demo page") and prints each:
 // navigation to first verified tick, the wasm step in Chromium and Firefox beside the native
 // CLI's (the same scenarios, one run, interleaved), frame times while catching up after a
-// hidden tab, bytes on the wire per client, the page's weight, and (predict, only when asked)
+// hidden tab, (hidden) the time from a hidden tab being shown to a frame showing a verified
+// tick and the main thread's frame callbacks while playing, the session in its worker and on
+// the main thread side by side, bytes on the wire per client, the page's weight, and (predict, only when asked)
 // the predicting page's re-simulation per frame in Chromium at a 100 ms round trip while a
 // second player, a Node client, steers every tick. Run by hand, not a test:
-//   node tests/e2e/page-figures.mjs [--repeat N] [--ticks N] [--warmup N] [--only first,step,catchup,bytes,weight,predict]
+//   node tests/e2e/page-figures.mjs [--repeat N] [--ticks N] [--warmup N] [--only first,step,catchup,hidden,bytes,weight,predict]
 //        [--baseline TANDEM_BINARY:WEB_DIR[:PACKAGE_DIR]]... [--predict-packages DIR,DIR... --rounds N]
 //        [--predict-variants default,window=4,pellets=256,window=4+pellets=256...] [--floor]
 // (after build-scripts/build native and wasm). --baseline (repeatable) measures the first verified tick of
@@ -23,7 +25,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
-import { evaluate, launchFirefox, navigate, waitFor } from './lib/firefox.mjs';
+import { activate, evaluate, launchFirefox, navigate, newTab, waitFor } from './lib/firefox.mjs';
 import { startDelayProxy } from './lib/delay-proxy.mjs';
 import { startNodePlayer } from './lib/node-player.mjs';
 import { openDemo, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
@@ -34,7 +36,7 @@ const { values } = parseArgs({ options: {
   // (about 100 ms natively, two runs subtracted) moved its ratio by up to 20% on that alone.
   ticks: { type: 'string', default: '1000' },
   warmup: { type: 'string', default: '100' },
-  only: { type: 'string', default: 'first,step,catchup,bytes,weight' },
+  only: { type: 'string', default: 'first,step,hidden,bytes,weight' },
   baseline: { type: 'string', multiple: true },
   'predict-packages': { type: 'string' },
   'predict-variants': { type: 'string', default: 'default' },
@@ -195,8 +197,9 @@ function nativeDigest(name) {
 
 // ---- Frames while catching up after a hidden tab ---------------------------------------------
 
+// The session on the main thread (?session=main): in its worker there is nothing to catch up.
 async function catchUpFrames(chromium, origin) {
-  const page = await openDemo(chromium.context, origin);
+  const page = await openDemo(chromium.context, origin, '?session=main');
   await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 120, null, { timeout: 30_000 });
   const restore = await hideBehindAnotherTab(page);
   await sleep(5000);
@@ -219,6 +222,79 @@ async function catchUpFrames(chromium, origin) {
   });
   await page.close();
   return { ...result, decided, caughtUpMs };
+}
+
+// ---- Hidden 5 s, then shown: to a frame showing a verified tick; frame callbacks while playing --
+
+// The server's input delay (tandem/net/room.hpp, input_delay_ticks): a frame "shows a verified
+// tick" when the verified world it draws is at most this far behind the server's newest tick.
+const INPUT_DELAY_TICKS = 2;
+
+// Installed in the page before it is hidden: from the visibilitychange to visible, every
+// animation frame looks at what the page draws in it (the adapter's view and figures do not
+// change within a frame) and records the first whose verified tick is within the input delay
+// of the server's. Its time from the visibilitychange is the figure.
+const RETURN_PROBE = `(() => {
+  const adapter = window.__tandem.parts.adapter;
+  const probe = { shownAtMs: null, verifiedFrameMs: null, frames: 0, tick: null, serverTick: null };
+  window.__returnProbe = probe;
+  const look = () => {
+    probe.frames += 1;
+    const f = adapter.figures();
+    const v = adapter.renderView();
+    const shown = v.confirmedTick ?? v.tick;
+    const verified = f.verification?.verifiedTick ?? null;
+    if (verified !== null && f.serverTick !== null && Math.min(shown, verified) >= f.serverTick - ${INPUT_DELAY_TICKS}) {
+      probe.verifiedFrameMs = performance.now() - probe.shownAtMs;
+      probe.tick = shown;
+      probe.serverTick = f.serverTick;
+      return;
+    }
+    requestAnimationFrame(look);
+  };
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState !== 'visible' || probe.shownAtMs !== null) return;
+    probe.shownAtMs = performance.now();
+    requestAnimationFrame(look);
+  });
+  return true;
+})()`;
+const PLAYING_MS = 5000;
+
+async function hiddenReturnChromium(chromium, origin, query) {
+  const page = await openDemo(chromium.context, origin, query);
+  await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 120, null, { timeout: 30_000 });
+  await page.evaluate(() => window.__tandem.resetFrames());
+  await sleep(PLAYING_MS);
+  const playing = await page.evaluate(() => window.__tandem.frames());
+  await page.evaluate(RETURN_PROBE);
+  const restore = await hideBehindAnotherTab(page);
+  await sleep(5000);
+  await restore();
+  await page.waitForFunction(() => window.__returnProbe.verifiedFrameMs !== null, null, { timeout: 120_000, polling: 20 });
+  const probe = await page.evaluate(() => ({ ...window.__returnProbe, thread: window.__tandem.sessionThread(), line: window.__tandem.resumeText() }));
+  await page.close();
+  return { playing, probe };
+}
+
+async function hiddenReturnFirefox(firefox, origin, query) {
+  const { bidi, tab } = firefox;
+  await navigate(bidi, tab, `${origin}/${query}`);
+  await waitFor(bidi, tab, '(window.__tandem?.figures()?.verification?.verifiedTicks ?? 0) > 120', 30_000);
+  await evaluate(bidi, tab, 'window.__tandem.resetFrames()');
+  await sleep(PLAYING_MS);
+  const playing = await evaluate(bidi, tab, 'window.__tandem.frames()');
+  await evaluate(bidi, tab, RETURN_PROBE);
+  const other = await newTab(bidi);
+  await activate(bidi, other);
+  await waitFor(bidi, tab, 'document.visibilityState === "hidden"', 5000);
+  await sleep(5000);
+  await activate(bidi, tab);
+  await bidi.send('browsingContext.close', { context: other });
+  await waitFor(bidi, tab, 'window.__returnProbe.verifiedFrameMs !== null', 120_000);
+  const probe = await evaluate(bidi, tab, '({ ...window.__returnProbe, thread: window.__tandem.sessionThread(), line: window.__tandem.resumeText() })');
+  await navigate(bidi, tab, 'about:blank');
+  return { playing, probe };
 }
 
 // ---- Bytes on the wire per client ------------------------------------------------------------
@@ -343,7 +419,7 @@ console.log(`# CPU model from os.cpus(): ${cpus()[0]?.model}`);
 const server = await startTandemServe();
 const chromium = await launchChromium();
 // Firefox only for the figures that compare it (the predict figure wants Chromium alone).
-const firefox = ONLY.has('first') || ONLY.has('step') ? await launchFirefox() : null;
+const firefox = ONLY.has('first') || ONLY.has('step') || ONLY.has('hidden') ? await launchFirefox() : null;
 const chromiumVersion = chromium.browser.version();
 console.log(`# Chromium ${chromiumVersion}, Firefox ${firefox?.version ?? '(not started)'}, tandem serve at ${server.origin}`);
 try {
@@ -448,6 +524,29 @@ try {
       const later = Math.abs(c.later.awayMs - (c.decided?.awayMs ?? NaN)) < 1e-6 ? '' : `; the last resume by then: ${c.later.path} after ${f1(c.later.awayMs)} ms`;
       console.log(`catch-up after 5 s hidden: decided ${c.decided?.path} (${c.decided?.behindTicks} ticks behind), within 6 ticks of the server ${c.caughtUpMs} ms after shown${later}; ` +
         `frames ${c.frames.frames}, work p50 ${f1(c.frames.p50WorkMs)} p99 ${f1(c.frames.p99WorkMs)} max ${f1(c.frames.maxWorkMs)} ms, simulation max ${f1(c.frames.maxAdvanceMs)} ms, gap p99 ${f1(c.p99GapMs)} ms`);
+    }
+  }
+
+  if (ONLY.has('hidden')) {
+    // 3b. Hidden 5 s behind another tab, then shown: the session in its worker (the default)
+    // and on the main thread (?session=main) alternately, in both browsers; and the main
+    // thread's frame callbacks over the 5 s of play before it.
+    const variants = [['worker', ''], ['main', '?session=main']];
+    const results = {};
+    for (let r = 0; r < REPEAT; ++r) {
+      for (const [name, query] of variants) {
+        for (const browser of ['chromium', 'firefox']) {
+          const m = browser === 'chromium' ? await hiddenReturnChromium(chromium, server.origin, query) : await hiddenReturnFirefox(firefox, server.origin, query);
+          (results[`${browser} ${name}`] ??= []).push(m);
+          console.log(`hidden 5 s, ${browser}, session on the ${m.probe.thread} thread: a verified frame ${f1(m.probe.verifiedFrameMs)} ms after shown ` +
+            `(${m.probe.frames} frames; tick ${m.probe.tick}, server ${m.probe.serverTick}); HUD: ${m.probe.line}; ` +
+            `playing: ${m.playing.frames} frames, callback p50 ${f1(m.playing.p50WorkMs)} p99 ${f1(m.playing.p99WorkMs)} max ${f1(m.playing.maxWorkMs)} ms; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+        }
+      }
+    }
+    for (const [key, ms] of Object.entries(results)) {
+      console.log(`summary ${key}: shown to a verified frame ${spread(ms.map((m) => m.probe.verifiedFrameMs))} ms; ` +
+        `frame callback p99 while playing ${spread(ms.map((m) => m.playing.p99WorkMs))} ms`);
     }
   }
 

@@ -151,7 +151,12 @@ export class WorkerSessionAdapter {
   }
 
   /** The page's lifecycle as it is (hidden, frozen, in the back-forward cache): the worker keeps running while only hidden. */
-  onLifecycle(nowMs, away) { this.#early.post({ t: 'lifecycle', atMs: nowMs, away }); }
+  onLifecycle(nowMs, away) {
+    this.#early.post({ t: 'lifecycle', atMs: nowMs, away });
+    // Shown again: ask for a frame now, so the first one drawn is today's world and not the
+    // one from before the absence (the next animation frame comes a few ms later).
+    if (!away.hidden && !away.frozen && !away.unloaded) this.advance(nowMs, 8);
+  }
   onSuspend(nowMs) { this.onLifecycle(nowMs, { hidden: false, frozen: true, unloaded: false }); }
   onResume(nowMs) { this.onLifecycle(nowMs, { hidden: false, frozen: false, unloaded: false }); }
 
