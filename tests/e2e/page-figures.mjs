@@ -260,6 +260,16 @@ const RETURN_PROBE = `(() => {
   return true;
 })()`;
 const PLAYING_MS = 5000;
+// A worker session's frames: p50 and p99 of their transit (the worker's postMessage to the
+// main thread's message event) and of the worker's cost of making one (render view, copy, post).
+const TRANSIT = `(() => {
+  const a = window.__tandem.parts.adapter;
+  const t = (a.inner ?? a).transit;
+  if (!t || t.length === 0) return null;
+  const q = (xs, p) => { const s = xs.filter((x) => x != null).sort((x, y) => x - y); return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * p))] : null; };
+  return { n: t.length, transitP50: q(t.map((x) => x.transitMs), 0.5), transitP99: q(t.map((x) => x.transitMs), 0.99),
+    postP50: q(t.map((x) => x.postMs), 0.5), postP99: q(t.map((x) => x.postMs), 0.99) };
+})()`;
 
 async function hiddenReturnChromium(chromium, origin, query) {
   const page = await openDemo(chromium.context, origin, query);
@@ -267,6 +277,7 @@ async function hiddenReturnChromium(chromium, origin, query) {
   await page.evaluate(() => window.__tandem.resetFrames());
   await sleep(PLAYING_MS);
   const playing = await page.evaluate(() => window.__tandem.frames());
+  playing.transit = await page.evaluate(TRANSIT);
   await page.evaluate(RETURN_PROBE);
   const restore = await hideBehindAnotherTab(page);
   await sleep(5000);
@@ -284,6 +295,7 @@ async function hiddenReturnFirefox(firefox, origin, query) {
   await evaluate(bidi, tab, 'window.__tandem.resetFrames()');
   await sleep(PLAYING_MS);
   const playing = await evaluate(bidi, tab, 'window.__tandem.frames()');
+  playing.transit = await evaluate(bidi, tab, TRANSIT);
   await evaluate(bidi, tab, RETURN_PROBE);
   const other = await newTab(bidi);
   await activate(bidi, other);
@@ -540,7 +552,10 @@ try {
           (results[`${browser} ${name}`] ??= []).push(m);
           console.log(`hidden 5 s, ${browser}, session on the ${m.probe.thread} thread: a verified frame ${f1(m.probe.verifiedFrameMs)} ms after shown ` +
             `(${m.probe.frames} frames; tick ${m.probe.tick}, server ${m.probe.serverTick}); HUD: ${m.probe.line}; ` +
-            `playing: ${m.playing.frames} frames, callback p50 ${f1(m.playing.p50WorkMs)} p99 ${f1(m.playing.p99WorkMs)} max ${f1(m.playing.maxWorkMs)} ms; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+            `playing: ${m.playing.frames} frames, callback p50 ${f1(m.playing.p50WorkMs)} p99 ${f1(m.playing.p99WorkMs)} max ${f1(m.playing.maxWorkMs)} ms` +
+            (m.playing.transit ? `; worker frames: transit p50 ${f3(m.playing.transit.transitP50)} p99 ${f3(m.playing.transit.transitP99)} ms, ` +
+              `made and posted in p50 ${f3(m.playing.transit.postP50)} p99 ${f3(m.playing.transit.postP99)} ms` : '') +
+            `; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
         }
       }
     }

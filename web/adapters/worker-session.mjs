@@ -81,6 +81,9 @@ export class WorkerSessionAdapter {
   #failure = null;
   // The newest frame's arrival and what the worker measured (tests and page-figures read them).
   lastFrame = { receivedAtMs: null, sentAtMs: null, advanceWorkMs: null };
+  // The last 600 frames' transit (worker's post to this thread's message event) and the
+  // worker's cost of making and posting them, in ms (page-figures reads them).
+  transit = [];
 
   /**
    * @param {EarlySessionWorker} early
@@ -110,6 +113,10 @@ export class WorkerSessionAdapter {
         if (m.view !== null) this.#view = m.view;
         if (m.figures !== null) this.#figures = m.figures;
         this.lastFrame = { receivedAtMs: performance.now(), sentAtMs: m.sentAtMs, advanceWorkMs: m.figures?.worker.advanceWorkMs ?? null };
+        if (m.sentAtMs != null) {
+          this.transit.push({ transitMs: this.lastFrame.receivedAtMs - m.sentAtMs, postMs: m.figures?.worker.lastFramePostMs ?? null });
+          if (this.transit.length > 600) this.transit.shift();
+        }
         break;
       case 'result': {
         const waiter = this.#results.get(m.id);
