@@ -15,7 +15,11 @@ import { Transport } from './transport.mjs';
 const TICK_MS = 1000 / 60;
 // The worker's own advance runs when the page has not asked for a frame for this long (a
 // hidden tab draws none, a busy main thread few): the session keeps the tick rate regardless.
-const OWN_ADVANCE_AFTER_MS = TICK_MS;
+const OWN_ADVANCE_AFTER_MS = TICK_MS / 2;
+// While the page is drawing (it asked for a frame this recently), each advance of the worker's
+// own is posted to it as well: a main thread busy between its frames (software WebGL: 50 ms)
+// then draws a view made just before it was free, not the one it asked for a frame earlier.
+const DRAWING_MS = 250;
 
 let options = null;
 let transport = null;
@@ -26,6 +30,7 @@ let advanceCalls = 0;
 let advanceWorkMs = 0;
 let firstVerifiedAtMs = null;
 let lastFramePostMs = null;
+let lastFrameAskedMs = -Infinity;
 let stopped = false;
 // The page's lifecycle as the main thread last reported it, and the latest absence's facts.
 let away = { hidden: false, frozen: false, unloaded: false };
@@ -95,18 +100,24 @@ function ownAdvance() {
   const nowMs = performance.now();
   const gap = nowMs - lastAdvanceMs;
   if (gap < OWN_ADVANCE_AFTER_MS) return;
-  advance(nowMs, frameBudgetMs(SIMULATION_BUDGET_MS, gap));
+  const figures = advance(nowMs, frameBudgetMs(SIMULATION_BUDGET_MS, gap));
+  if (nowMs - lastFrameAskedMs <= DRAWING_MS) postFrame(figures, false);
 }
 
-// The page asks for what to draw: advance to now, then the render view and the figures. The
-// pellet arrays are copied out of wasm memory and their buffers transferred (not copied again).
+// The page asks for what to draw: advance to now, then the render view and the figures.
 function frame(m) {
   if (adapter === null) {
-    post({ t: 'frame', id: m.id, view: null, figures: null });
+    post({ t: 'frame', asked: true, view: null, figures: null });
     return;
   }
   const nowMs = performance.now();
-  const figures = advance(nowMs, m.budgetMs);
+  lastFrameAskedMs = nowMs;
+  postFrame(advance(nowMs, m.budgetMs), true);
+}
+
+// The render view and the figures to the page. The pellet arrays are copied out of wasm memory
+// and their buffers transferred (not copied again). `asked`: the answer to a frame request.
+function postFrame(figures, asked) {
   const viewStart = performance.now();
   const v = adapter.renderView();
   const current = v.pellets.current.slice();
@@ -117,7 +128,7 @@ function frame(m) {
   figures.worker = { advanceCalls, advanceWorkMs, firstVerifiedAtMs: toMain(firstVerifiedAtMs), suspended, lastFramePostMs };
   const transfer = [current.buffer];
   if (previous !== null) transfer.push(previous.buffer);
-  post({ t: 'frame', id: m.id, view, figures, sentAtMs: toMain(performance.now()) }, transfer);
+  post({ t: 'frame', asked, view, figures, sentAtMs: toMain(performance.now()) }, transfer);
   lastFramePostMs = performance.now() - viewStart;
 }
 

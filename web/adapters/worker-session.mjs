@@ -2,7 +2,8 @@
 // (session-worker.mjs: the socket, the ClientSession, its prediction, timestep and resume
 // decisions). The page calls this adapter as it called the in-page one (adapters/README.md):
 // advance() asks the worker for a frame without waiting, renderView() and figures() return the
-// newest the worker sent (its pellet arrays transferred, not copied), steer() and the
+// newest the worker sent (the answer, or a frame the worker's own clock made since; its pellet
+// arrays transferred, not copied), steer() and the
 // lifecycle are posted as they happen. Nothing here decides anything: it moves messages.
 
 // Before the worker's first frame: what the HUD and the renderers show for a session that has
@@ -109,7 +110,8 @@ export class WorkerSessionAdapter {
         this.modeLabel = m.modeLabel;
         break;
       case 'frame':
-        this.#frameInFlight = false;
+        // One request at a time; the worker's own frames (while this page draws) come between.
+        if (m.asked) this.#frameInFlight = false;
         if (m.view !== null) this.#view = m.view;
         if (m.figures !== null) this.#figures = m.figures;
         this.lastFrame = { receivedAtMs: performance.now(), sentAtMs: m.sentAtMs, advanceWorkMs: m.figures?.worker.advanceWorkMs ?? null };
@@ -154,7 +156,7 @@ export class WorkerSessionAdapter {
   advance(nowMs, budgetMs) {
     if (this.#frameInFlight || this.#failure !== null) return;
     this.#frameInFlight = true;
-    this.#early.post({ t: 'frame', id: 0, budgetMs });
+    this.#early.post({ t: 'frame', budgetMs });
   }
 
   /** The page's lifecycle as it is (hidden, frozen, in the back-forward cache): the worker keeps running while only hidden. */
