@@ -9,6 +9,7 @@
 //   node tests/e2e/page-figures.mjs [--repeat N] [--ticks N] [--warmup N] [--only first,step,catchup,hidden,bytes,weight,predict]
 //        [--baseline TANDEM_BINARY:WEB_DIR[:PACKAGE_DIR]]... [--predict-packages DIR,DIR... --rounds N]
 //        [--predict-variants default,window=4,pellets=256,window=4+pellets=256...] [--floor]
+//        [--hidden-ms N] [--hidden-how tab|minimise] [--hidden-threads worker,main] [--hidden-browsers chromium,firefox]
 // (after build-scripts/build native and wasm). --baseline (repeatable) measures the first verified tick of
 // another build and page (and wasm package, when named) too, alternating with this one's in the same sitting (a loaded
 // machine's wall times are only comparable side by side). --predict-packages measures the
@@ -24,7 +25,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
+import { hideBehindAnotherTab, launchChromium, minimise } from './lib/chromium.mjs';
 import { activate, evaluate, launchFirefox, navigate, newTab, waitFor } from './lib/firefox.mjs';
 import { startDelayProxy } from './lib/delay-proxy.mjs';
 import { startNodePlayer } from './lib/node-player.mjs';
@@ -42,7 +43,17 @@ const { values } = parseArgs({ options: {
   'predict-variants': { type: 'string', default: 'default' },
   floor: { type: 'boolean', default: false },
   rounds: { type: 'string', default: '1' },
+  // hidden: how long, how (tab: behind another tab; minimise: Chromium's window minimised,
+  // Firefox still behind a tab), and which of the session's threads (worker, main).
+  'hidden-ms': { type: 'string', default: '5000' },
+  'hidden-how': { type: 'string', default: 'tab' },
+  'hidden-threads': { type: 'string', default: 'worker,main' },
+  'hidden-browsers': { type: 'string', default: 'chromium,firefox' },
 } });
+const HIDDEN_MS = Number(values['hidden-ms']);
+const HIDDEN_HOW = values['hidden-how'];
+const HIDDEN_THREADS = values['hidden-threads'].split(',');
+const HIDDEN_BROWSERS = values['hidden-browsers'].split(',');
 const ONLY = new Set(values.only.split(','));
 const REPEAT = Number(values.repeat);
 const TICKS = Number(values.ticks);
@@ -275,12 +286,17 @@ async function hiddenReturnChromium(chromium, origin, query) {
   const page = await openDemo(chromium.context, origin, query);
   await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 120, null, { timeout: 30_000 });
   await page.evaluate(() => window.__tandem.resetFrames());
+  const cpu0 = groupCpuSeconds(chromium.pid);
   await sleep(PLAYING_MS);
+  const cpu1 = groupCpuSeconds(chromium.pid);
   const playing = await page.evaluate(() => window.__tandem.frames());
   playing.transit = await page.evaluate(TRANSIT);
+  playing.cpuShare = (cpu1 - cpu0) / (PLAYING_MS / 1000);
   await page.evaluate(RETURN_PROBE);
-  const restore = await hideBehindAnotherTab(page);
-  await sleep(5000);
+  const restore = await (HIDDEN_HOW === 'minimise' ? minimise(page) : hideBehindAnotherTab(page));
+  const cpuH0 = groupCpuSeconds(chromium.pid);
+  await sleep(HIDDEN_MS);
+  playing.hiddenCpuShare = (groupCpuSeconds(chromium.pid) - cpuH0) / (HIDDEN_MS / 1000);
   await restore();
   await page.waitForFunction(() => window.__returnProbe.verifiedFrameMs !== null, null, { timeout: 120_000, polling: 20 });
   const probe = await page.evaluate(() => ({ ...window.__returnProbe, thread: window.__tandem.sessionThread(), line: window.__tandem.resumeText() }));
@@ -293,14 +309,19 @@ async function hiddenReturnFirefox(firefox, origin, query) {
   await navigate(bidi, tab, `${origin}/${query}`);
   await waitFor(bidi, tab, '(window.__tandem?.figures()?.verification?.verifiedTicks ?? 0) > 120', 30_000);
   await evaluate(bidi, tab, 'window.__tandem.resetFrames()');
+  const cpu0 = groupCpuSeconds(firefox.pid);
   await sleep(PLAYING_MS);
+  const cpu1 = groupCpuSeconds(firefox.pid);
   const playing = await evaluate(bidi, tab, 'window.__tandem.frames()');
   playing.transit = await evaluate(bidi, tab, TRANSIT);
+  playing.cpuShare = (cpu1 - cpu0) / (PLAYING_MS / 1000);
   await evaluate(bidi, tab, RETURN_PROBE);
   const other = await newTab(bidi);
   await activate(bidi, other);
   await waitFor(bidi, tab, 'document.visibilityState === "hidden"', 5000);
-  await sleep(5000);
+  const cpuH0 = groupCpuSeconds(firefox.pid);
+  await sleep(HIDDEN_MS);
+  playing.hiddenCpuShare = (groupCpuSeconds(firefox.pid) - cpuH0) / (HIDDEN_MS / 1000);
   await activate(bidi, tab);
   await bidi.send('browsingContext.close', { context: other });
   await waitFor(bidi, tab, 'window.__returnProbe.verifiedFrameMs !== null', 120_000);
@@ -543,25 +564,27 @@ try {
     // 3b. Hidden 5 s behind another tab, then shown: the session in its worker (the default)
     // and on the main thread (?session=main) alternately, in both browsers; and the main
     // thread's frame callbacks over the 5 s of play before it.
-    const variants = [['worker', ''], ['main', '?session=main']];
+    const variants = [['worker', ''], ['main', '?session=main']].filter(([name]) => HIDDEN_THREADS.includes(name));
     const results = {};
     for (let r = 0; r < REPEAT; ++r) {
       for (const [name, query] of variants) {
-        for (const browser of ['chromium', 'firefox']) {
+        for (const browser of HIDDEN_BROWSERS) {
           const m = browser === 'chromium' ? await hiddenReturnChromium(chromium, server.origin, query) : await hiddenReturnFirefox(firefox, server.origin, query);
           (results[`${browser} ${name}`] ??= []).push(m);
-          console.log(`hidden 5 s, ${browser}, session on the ${m.probe.thread} thread: a verified frame ${f1(m.probe.verifiedFrameMs)} ms after shown ` +
+          console.log(`hidden ${HIDDEN_MS / 1000} s (${HIDDEN_HOW}), ${browser}, session on the ${m.probe.thread} thread: a verified frame ${f1(m.probe.verifiedFrameMs)} ms after shown ` +
             `(${m.probe.frames} frames; tick ${m.probe.tick}, server ${m.probe.serverTick}); HUD: ${m.probe.line}; ` +
             `playing: ${m.playing.frames} frames, callback p50 ${f1(m.playing.p50WorkMs)} p99 ${f1(m.playing.p99WorkMs)} max ${f1(m.playing.maxWorkMs)} ms` +
             (m.playing.transit ? `; worker frames: transit p50 ${f3(m.playing.transit.transitP50)} p99 ${f3(m.playing.transit.transitP99)} ms, ` +
               `made and posted in p50 ${f3(m.playing.transit.postP50)} p99 ${f3(m.playing.transit.postP99)} ms` : '') +
+            `; the browser's CPU: ${f1(m.playing.cpuShare * 100)}% of a core playing, ${f1(m.playing.hiddenCpuShare * 100)}% hidden` +
             `; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
         }
       }
     }
     for (const [key, ms] of Object.entries(results)) {
       console.log(`summary ${key}: shown to a verified frame ${spread(ms.map((m) => m.probe.verifiedFrameMs))} ms; ` +
-        `frame callback p99 while playing ${spread(ms.map((m) => m.playing.p99WorkMs))} ms`);
+        `frame callback p99 while playing ${spread(ms.map((m) => m.playing.p99WorkMs))} ms; ` +
+        `browser CPU (% of a core) playing ${spread(ms.map((m) => m.playing.cpuShare * 100))}, hidden ${spread(ms.map((m) => m.playing.hiddenCpuShare * 100))}`);
     }
   }
 
