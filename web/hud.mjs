@@ -51,15 +51,18 @@ export function absenceLine(f) {
   const r = f.lastResume;
   if (a.ongoing) return `${a.kind === 'hidden' ? 'hidden' : a.kind}: ${a.kind === 'hidden' ? 'live in the background' : 'stopped by the browser'}`;
   const away = `${a.kind === 'suspended' ? 'in the back-forward cache' : a.kind} ${(a.awayMs / 1000).toFixed(1)} s`;
+  const snapshot = () => `resynced from a ${r?.path === 'baseline' && r.baselineBytes > 0 ? `${formatBytes(r.baselineBytes)} ` : ''}snapshot`;
   if (a.kind === 'hidden') {
     if (a.resumesDuring === 0) return `${away}: stayed live in the background, ${plural(a.verifiedWhileAway, 'tick')} verified meanwhile`;
-    // The worker fell behind while hidden (a browser that throttled it): the session's resume says how it came back.
-    return `${away}: fell behind in the background; ${resumeLine(r).replace(/^away [\d.]+ s: /, '')}`;
+    // The worker fell behind while hidden (the browser or the machine starved it): how the session came back.
+    const how = r?.path === 'baseline' ? snapshot() : r?.path === 'catch_up' ? `caught up ${plural(r.ticks, 'tick')}` : 'resumed';
+    return `${away}: fell behind in the background ${a.resumesDuring === 1 ? 'once' : `${a.resumesDuring} times`}, ${how}` +
+      (r?.verifiedAfterMs == null ? ', verifying…' : `, verified in ${Math.round(r.verifiedAfterMs)} ms`);
   }
   const parts = [];
   if (a.reconnected) parts.push('reconnected');
   if (a.resyncedSince || r?.path === 'baseline') {
-    parts.push(`resynced from a ${r?.path === 'baseline' && r.baselineBytes > 0 ? `${formatBytes(r.baselineBytes)} ` : ''}snapshot`);
+    parts.push(snapshot());
   } else if (r?.path === 'catch_up') {
     parts.push(`caught up ${plural(r.ticks, 'tick')}`);
   } else {

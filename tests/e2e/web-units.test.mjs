@@ -36,7 +36,9 @@ describe('the HUD absence line of a session in its worker', () => {
   });
   test('a hidden tab whose session still had to resume says it fell behind, then how it came back', () => {
     assert.equal(absenceLine({ absence: { ...hidden, resumesDuring: 1 }, lastResume: { awayMs: 1200, path: 'catch_up', ticks: 72, frames: 3, verifiedAfterMs: 40 } }),
-      'hidden 8.0 s: fell behind in the background; caught up 72 ticks in 3 frames, verified again in 40 ms');
+      'hidden 8.0 s: fell behind in the background once, caught up 72 ticks, verified in 40 ms');
+    assert.equal(absenceLine({ absence: { ...hidden, resumesDuring: 2 }, lastResume: { awayMs: 900, path: 'baseline', baselineBytes: 25_219, verifiedAfterMs: 63 } }),
+      'hidden 8.0 s: fell behind in the background 2 times, resynced from a 25 KB snapshot, verified in 63 ms');
   });
   test('a frozen tab says it reconnected and resynced from a snapshot of the size taken, and when it verified', () => {
     const frozen = { ...hidden, kind: 'frozen', awayMs: 10_000, reconnected: true, resyncedSince: true, verifiedAfterMs: 180.4 };
