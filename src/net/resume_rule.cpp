@@ -33,9 +33,14 @@ ResumeEstimate weigh_resume(const ResumeCosts& costs) {
     if (costs.undelivered_ticks > costs.ring_ticks) {
         e.catch_up_ns = never_ns;   // the room no longer holds them: its answer is a baseline
     } else if (costs.undelivered_ticks > 0 && costs.window_ticks > 0) {
-        // What has not arrived comes a window per round trip: stepping cannot finish before
-        // the last window lands.
-        const uint64_t rounds = (costs.undelivered_ticks + costs.window_ticks - 1) / costs.window_ticks;
+        // The room sent a window past the last ack before it paused; what the page holds
+        // (queued) came out of that window, and the rest of it is waiting in the socket, so it
+        // arrives at once. Only what the room never sent comes a window per round trip, and
+        // stepping cannot finish before the last window lands.
+        const uint64_t queued = costs.behind_ticks > costs.undelivered_ticks ? costs.behind_ticks - costs.undelivered_ticks : 0;
+        const uint64_t sent_unread = costs.window_ticks - std::min(costs.window_ticks, queued);
+        const uint64_t unsent = costs.undelivered_ticks - std::min(costs.undelivered_ticks, sent_unread);
+        const uint64_t rounds = unsent == 0 ? 0 : (unsent + costs.window_ticks - 1) / costs.window_ticks;
         const int64_t delivery = mul_div_round(static_cast<int64_t>(std::min<uint64_t>(rounds, max_ticks)),
                                                std::max<int64_t>(0, costs.round_trip_ns), 1);
         e.catch_up_ns = std::max(e.catch_up_ns, delivery);

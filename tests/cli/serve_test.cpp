@@ -31,7 +31,7 @@ TEST_CASE("serve --game nosuch exits 2 naming the games accepted") {
 }
 
 #if TANDEM_TEST_CLI_HAS_SERVER
-TEST_CASE("serve --help with --game shows that game's flags; without --game, the default game's") {
+TEST_CASE("serve --help with --game shows that game's flags, without --game, the default game's") {
     for (const auto& args : {std::vector<std::string_view>{"serve", "--game", "arena", "--help"},
                              std::vector<std::string_view>{"serve", "--help"}}) {
         const Ran r = run(args);

@@ -421,7 +421,7 @@ TEST_CASE("the walk's digest is pinned: the same tree and summaries on every bui
     CHECK(all.h == 0xdec004bc5b4e7920ull);
 }
 
-TEST_CASE("a fixed cell keeps the partition of the others when one point wanders; a fitted cell does not") {
+TEST_CASE("a fixed cell keeps the partition of the others when one point wanders, a fitted cell does not") {
     // The reason for build_in: with a fitted cell one outlier rescales everything.
     // Depth 3 leaves hold groups, so the groups themselves can be compared.
     auto points = grid(8, 10, 0);  // 0..70 on both axes

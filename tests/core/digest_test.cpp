@@ -338,7 +338,7 @@ TEST_CASE("SetDigest tells sets apart: a different key, a missing key, key 0, a 
     CHECK(SetDigest::from_keys({4, 4}).digest() != SetDigest::from_keys({4}).digest());
 }
 
-TEST_CASE("a slot reused by a new generation changes the set digest; a bare index would not") {
+TEST_CASE("a slot reused by a new generation changes the set digest, a bare index would not") {
     const SlotKey old_occupant{7, 1}, new_occupant{7, 2};
     CHECK(SetDigest::from_keys({old_occupant.encode()}).digest() != SetDigest::from_keys({new_occupant.encode()}).digest());
     CHECK(SetDigest::from_keys({old_occupant.index}).digest() == SetDigest::from_keys({new_occupant.index}).digest());

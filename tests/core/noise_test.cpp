@@ -51,7 +51,7 @@ TEST_CASE("corner_fx is corner truncated to 16 fractional bits") {
         }
 }
 
-TEST_CASE("the same seed gives the same noise; another seed or octave gives other noise") {
+TEST_CASE("the same seed gives the same noise, another seed or octave gives other noise") {
     const ValueNoise same(1234), other(1235);
     int differ_seed = 0, differ_octave = 0;
     for (int32_t i = 0; i < 64; ++i) {

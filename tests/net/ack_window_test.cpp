@@ -52,7 +52,7 @@ TEST_CASE("a retransmitting reader and a re-deriving reader want different answe
     CHECK(w.contiguous_base(14) == std::nullopt);
 }
 
-TEST_CASE("a jump of exactly 64 keeps the old newest in the top bit; 65 drops it") {
+TEST_CASE("a jump of exactly 64 keeps the old newest in the top bit, 65 drops it") {
     AckWindow w;
     w.observe(100);
     w.observe(164);
@@ -70,7 +70,7 @@ TEST_CASE("a jump of exactly 64 keeps the old newest in the top bit; 65 drops it
     CHECK(v.encode() == AckState{165, uint64_t{1} << 63});
 }
 
-TEST_CASE("held packets older than the window are reported missing; a run starting there is not provable") {
+TEST_CASE("held packets older than the window are reported missing, a run starting there is not provable") {
     AckWindow w;
     for (uint32_t s = 0; s <= 100; ++s) w.observe(s);  // every one arrived
     // 0..35 lie outside this acknowledgement (the window covers 36..100).

@@ -130,7 +130,7 @@ TEST_CASE("every waypoint lies inside the arena at least an eighth of its side f
     }
 }
 
-TEST_CASE("the same seeds drive the same match; another seed takes another path") {
+TEST_CASE("the same seeds drive the same match, another seed takes another path") {
     Match a({1, 2, 3}), b({1, 2, 3}), c({1, 2, 4});
     a.run(400);
     b.run(400);

@@ -167,7 +167,7 @@ TEST_CASE("acks carry the newest verified tick and its digest, at most every ack
     CHECK(repeats == 3);
 }
 
-TEST_CASE("a backlog of gap_threshold_ticks is stepped normally; one more is a resume that catches up", "[client_session]") {
+TEST_CASE("a backlog of gap_threshold_ticks is stepped normally, one more is a resume that catches up", "[client_session]") {
     SECTION("at the threshold") {
         Connected c;
         c.feed_frames(static_cast<uint32_t>(gap_threshold_ticks));
@@ -198,7 +198,7 @@ TEST_CASE("a backlog of gap_threshold_ticks is stepped normally; one more is a r
 // runs during the fetch, 7.7778 ms: 108.78 ms, which 97 ticks fit and 98 do not.
 constexpr uint64_t affordable = 97;
 
-TEST_CASE("a backlog the rule prices below a baseline catches up; one tick more resyncs with nothing held", "[client_session]") {
+TEST_CASE("a backlog the rule prices below a baseline catches up, one tick more resyncs with nothing held", "[client_session]") {
     SECTION("affordable") {
         Connected c;
         c.feed_frames(static_cast<uint32_t>(affordable));
@@ -311,7 +311,7 @@ TEST_CASE("a backlog behind a resync's baseline is caught up within that resync,
     CHECK(*c.session.confirmed_state() == c.server.world);
 }
 
-TEST_CASE("max_queued_frames are held unapplied; one more drops the world", "[client_session]") {
+TEST_CASE("max_queued_frames are held unapplied, one more drops the world", "[client_session]") {
     Connected c;
     const uint64_t base = c.server.world.tick;
     // Frames never applied here, so their digests need not be real.
@@ -323,7 +323,7 @@ TEST_CASE("max_queued_frames are held unapplied; one more drops the world", "[cl
     CHECK(c.session.figures().resyncs == 1);
 }
 
-TEST_CASE("a hole in the frame stream resyncs; a repeated frame is ignored", "[client_session]") {
+TEST_CASE("a hole in the frame stream resyncs, a repeated frame is ignored", "[client_session]") {
     Connected c;
     const Bytes first = c.server.frame();
     c.session.receive(first, c.now);
@@ -457,7 +457,7 @@ TEST_CASE("figures: bytes out per second over whole closed seconds, back to zero
     CHECK(s.figures().bytes_out_per_sec == 0);
 }
 
-TEST_CASE("dropped time: the world time a resync's baseline jumped over; a first join drops none", "[client_session]") {
+TEST_CASE("dropped time: the world time a resync's baseline jumped over, a first join drops none", "[client_session]") {
     Connected c;
     REQUIRE(c.server.world.config.tick_hz == 60);
     CHECK(c.session.figures().dropped_ns == 0);   // the join's baseline at tick 1
@@ -505,7 +505,7 @@ TEST_CASE("steers go out with increasing sequences, one per tick, unchanged ones
     CHECK(only<InputMsg>(sent(watcher)).empty());
 }
 
-TEST_CASE("refusals retrying cannot cure stop reconnects; the others back off 0, 250 ms, doubling to 8 s", "[client_session]") {
+TEST_CASE("refusals retrying cannot cure stop reconnects, the others back off 0, 250 ms, doubling to 8 s", "[client_session]") {
     for (net::ErrorCode code : {net::ErrorCode::version_mismatch, net::ErrorCode::fingerprint_mismatch, net::ErrorCode::malformed,
                            net::ErrorCode::unexpected, net::ErrorCode::rate_limited}) {
         Session s(Role::play, 0);

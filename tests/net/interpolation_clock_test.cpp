@@ -42,7 +42,7 @@ std::vector<int64_t> frame_dts(int64_t fps, int64_t seconds) {
 
 }  // namespace
 
-TEST_CASE("a negative or absurd delay is refused with a code; zero is allowed") {
+TEST_CASE("a negative or absurd delay is refused with a code, zero is allowed") {
     CHECK(InterpolationClock::create(-1).code() == "delay_negative");
     CHECK(InterpolationClock::create((int64_t{1} << 60) + 1).code() == "delay_too_long");
     CHECK(InterpolationClock::create(0).ok());
@@ -51,7 +51,7 @@ TEST_CASE("a negative or absurd delay is refused with a code; zero is allowed") 
     CHECK(clock.delay_ns() == 100 * ms);  // a refused change changes nothing
 }
 
-TEST_CASE("there is no target before the first observe; the first starts the clock, later ones are ignored") {
+TEST_CASE("there is no target before the first observe, the first starts the clock, later ones are ignored") {
     auto clock = clock_with_delay(100 * ms);
     CHECK_FALSE(clock.started());
     CHECK(clock.target() == std::nullopt);
@@ -67,7 +67,7 @@ TEST_CASE("there is no target before the first observe; the first starts the clo
     CHECK(clock.position() == 1016 * ms);
 }
 
-TEST_CASE("advance moves the target by wall time; a zero or negative dt moves nothing") {
+TEST_CASE("advance moves the target by wall time, a zero or negative dt moves nothing") {
     auto clock = clock_with_delay(0);
     clock.observe(0);
     clock.advance(0);

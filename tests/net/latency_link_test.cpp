@@ -68,7 +68,7 @@ TEST_CASE("an ordered link never reorders under jitter, and an unordered one doe
     CHECK(inversions > 1000);
 }
 
-TEST_CASE("jitter stays within latency +/- jitter; ordering only ever holds a packet back") {
+TEST_CASE("jitter stays within latency +/- jitter, ordering only ever holds a packet back") {
     LatencyLink<Sent> unordered(8, LinkOrdering::unordered);
     int64_t least = INT64_MAX, most = INT64_MIN;
     for (const Delivery& d : run(unordered, 20'000, 80 * ms, 15 * ms, Fx::zero())) {
@@ -111,7 +111,7 @@ TEST_CASE("loss drops the stated fraction of packets") {
     CHECK(all.lost() == 300'000);
 }
 
-TEST_CASE("the same seed delivers the same packets at the same instants; another seed does not") {
+TEST_CASE("the same seed delivers the same packets at the same instants, another seed does not") {
     LatencyLink<Sent> a(42), b(42), c(43);
     const auto da = run(a, 3000, 80 * ms, 15 * ms, ratio(5, 100));
     const auto db = run(b, 3000, 80 * ms, 15 * ms, ratio(5, 100));

@@ -223,7 +223,7 @@ uint64_t underruns(int64_t delay, int64_t frame, int64_t run_for, int64_t outage
 
 }  // namespace
 
-TEST_CASE("a render delay shorter than lateness plus one interval underruns; one that covers it does not") {
+TEST_CASE("a render delay shorter than lateness plus one interval underruns, one that covers it does not") {
     // Frames every 10 ms for 2 s. With a 100 ms delay the target passes the newest packet
     // (stamp 50k, arrived at 50k + 80) at 50k + 100, before the next one arrives at
     // 50k + 130: one starved stretch per interval, seen by frames at 50k + 110 for k = 0..37

@@ -56,7 +56,7 @@ TEST_CASE("a steady rate reads exactly, per second, per sample and over the life
     CHECK(m.samples() == 2000);
 }
 
-TEST_CASE("the rolling rate decays to zero when traffic stops; the lifetime rate does not") {
+TEST_CASE("the rolling rate decays to zero when traffic stops, the lifetime rate does not") {
     RateMeter m;
     m.elapsed(0);
     int64_t now = feed(m, 0, 20'000 * ms, 100);

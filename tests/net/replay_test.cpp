@@ -179,7 +179,7 @@ TEST_CASE("a later baseline is checked world against world, or adopted past a ga
     CHECK(healed.divergence->sections == std::vector<std::string_view>{"rng"});
 }
 
-TEST_CASE("every cut inside the header or a record is truncated; a cut between records is a shorter replay") {
+TEST_CASE("every cut inside the header or a record is truncated, a cut between records is a shorter replay") {
     const Recording rec = record({.ticks = 3});
     for (size_t n = 0; n < rec.file.size(); ++n) {
         // An exact-size copy: a read past its end is a heap overflow ASan reports.

@@ -121,3 +121,33 @@ TEST_CASE("more ticks missing than the room's ring holds can only end in a basel
     c.undelivered_ticks = 600;
     CHECK(weigh_resume(c).catch_up_ns == catch_up_wall_ns(700, c));
 }
+
+TEST_CASE("what the room sent before it paused is already in the socket: a frozen page behind less than a window steps it all at once") {
+    // Frozen 1 s (60 ticks, nothing read) behind a 200 ms round trip with a 120-tick window:
+    // the room sent all 60 before pausing, so no round trip is waited for and stepping alone
+    // decides: 60 x 1.4 ms / 0.396 (the page's share less the ticks arriving meanwhile).
+    ResumeCosts c = page(60);
+    c.baseline_fetch_ns = 200'000'000;
+    c.round_trip_ns = 200'000'000;
+    c.window_ticks = 120;
+    c.ring_ticks = 600;
+    c.undelivered_ticks = 60;
+    ResumeEstimate e = weigh_resume(c);
+    CHECK(e.catch_up_ns == catch_up_wall_ns(60, c));
+    CHECK(e.catch_up_ns == 212'121'212);
+    // Frozen 3 s (180 ticks, none read): 120 were sent and wait in the socket, 60 were never
+    // sent and take one round trip after the page acks; stepping 180 takes longer still.
+    c = page(180);
+    c.round_trip_ns = 1'000'000'000;
+    c.window_ticks = 120;
+    c.ring_ticks = 600;
+    c.undelivered_ticks = 180;
+    CHECK(weigh_resume(c).catch_up_ns == std::max<int64_t>(1'000'000'000, catch_up_wall_ns(180, c)));
+    // 241 never read: 121 unsent, two round trips.
+    c = page(241);
+    c.round_trip_ns = 1'000'000'000;
+    c.window_ticks = 120;
+    c.ring_ticks = 600;
+    c.undelivered_ticks = 241;
+    CHECK(weigh_resume(c).catch_up_ns == std::max<int64_t>(2'000'000'000, catch_up_wall_ns(241, c)));
+}

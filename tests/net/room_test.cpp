@@ -347,7 +347,7 @@ TEST_CASE("one steer per player per tick: the newest sequence wins, the next tic
     CHECK(h.room.stats().inputs_accepted == 4);
 }
 
-TEST_CASE("a client steers only its own well; a watcher's input is refused as unexpected") {
+TEST_CASE("a client steers only its own well, a watcher's input is refused as unexpected") {
     Harness h;
     const uint32_t p1 = h.join(0), p2 = h.join(0);
     h.tick(4);
@@ -560,7 +560,7 @@ TEST_CASE("the bytes window pauses a client before the tick window when frames a
 }
 
 // ---- Rate limit ----------------------------------------------------------------------------
-TEST_CASE("inputs past the rate limit are dropped and counted; twice the limit is trimmed, not closed") {
+TEST_CASE("inputs past the rate limit are dropped and counted, twice the limit is trimmed, not closed") {
     Harness h;
     const uint32_t p = h.join(0);
     uint32_t seq = 1;

@@ -127,7 +127,7 @@ TEST_CASE("ships: a page that stops reading and falls silent is dropped at the i
 
 // A player that says hello a second time is refused (unexpected) and closed; its ship joins and
 // leaves like any other's, its seat comes back, and the honest player never notices.
-TEST_CASE("ships: a player's second hello is refused as unexpected and closed; the other player verifies every tick", "[match][ships]") {
+TEST_CASE("ships: a player's second hello is refused as unexpected and closed, the other player verifies every tick", "[match][ships]") {
     Match<Sim> m = Match<Sim>::create(ships_match().room).value();
     const uint32_t a = m.add_session(Role::play, 21, LinkSpec{40 * ms, 10 * ms}, 0);
     const uint32_t twice = m.add_raw(22, LinkSpec{50 * ms, 10 * ms});

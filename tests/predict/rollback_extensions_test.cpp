@@ -82,7 +82,7 @@ TEST_CASE("predict_input_at: a guess for a future frame applies on that frame on
     CHECK(s.state() == rerun(initial(1), Inputs{{0}, {0}, {0}, {4}, {0}, {0}}, 6));
 }
 
-TEST_CASE("predict_input_at: a different guess for a frame already simulated re-simulates from it; the same guess or a confirmed frame does not", "[rollback]") {
+TEST_CASE("predict_input_at: a different guess for a frame already simulated re-simulates from it, the same guess or a confirmed frame does not", "[rollback]") {
     RollbackConfig config;
     config.hold_inputs = false;
     auto steps = std::make_shared<uint64_t>(0);

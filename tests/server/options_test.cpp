@@ -81,7 +81,7 @@ TEST_CASE("--help wins wherever it stands") {
     CHECK(serve_help_text().find("/pkg/") != std::string::npos);
 }
 
-TEST_CASE("--help lists the game's flags, its scenarios and its routes; without them, none") {
+TEST_CASE("--help lists the game's flags, its scenarios and its routes, without them, none") {
     ServeHelp help;
     help.command = "tandem serve --game toy";
     help.game = "toy";

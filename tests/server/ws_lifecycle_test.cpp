@@ -42,7 +42,7 @@ TEST_CASE("every phase and event lands where the documented rules say, and ended
     }
 }
 
-TEST_CASE("only an open session hands messages on or queues frames; a closing one still reads") {
+TEST_CASE("only an open session hands messages on or queues frames, a closing one still reads") {
     CHECK(delivers_messages(WsPhase::open));
     CHECK(queues_frames(WsPhase::open));
     for (WsPhase p : {WsPhase::handshaking, WsPhase::closing, WsPhase::ended}) {

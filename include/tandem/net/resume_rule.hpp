@@ -22,8 +22,9 @@ struct ResumeCosts {
     int64_t baseline_fetch_ns = 0;
     int64_t baseline_decode_ns = 0;      // decoding and installing a baseline, as last measured
     // Of behind_ticks, those not received yet (a frozen or suspended page reads nothing). The
-    // room sends a client whose stream it paused at most window_ticks per round trip, and keeps
-    // ring_ticks: beyond that it can only answer with a baseline.
+    // room sends window_ticks past a client's last ack and then pauses its stream: the part of
+    // that window the page has not read is in the socket and arrives at once, the rest comes
+    // window_ticks per round trip. The room keeps ring_ticks: beyond that only a baseline.
     uint64_t undelivered_ticks = 0;
     int64_t round_trip_ns = 0;
     uint64_t window_ticks = UINT64_MAX;

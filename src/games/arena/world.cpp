@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "spawn.hpp"
+#include "tandem/sim/config_rules.hpp"
 
 namespace arena {
 
@@ -18,15 +19,9 @@ namespace {
 // One rule per knob, in for_each_config_field order (which is also ConfigError's order):
 // each bound keeps an integer in gravity.hpp or the integrator within range, so a world that
 // passes can be stepped forever without overflow (saturation aside).
-struct ConfigRule {
-    ConfigError error;
-    std::string_view code;
-    std::string_view field;
-    std::string_view rule;
-    bool (*holds)(const WorldConfig&);
-};
+using ConfigRule = tandem::sim::ConfigRule<WorldConfig, ConfigError>;
 
-constexpr ConfigRule config_rules[] = {
+constexpr ConfigRule rule_table[] = {
     {ConfigError::tick_hz_out_of_range, "tick_hz_out_of_range", "tick_hz", "tick_hz must be between 1 and 1000",
      [](const WorldConfig& c) { return c.tick_hz >= 1 && c.tick_hz <= 1000; }},
     {ConfigError::arena_size_out_of_range, "arena_size_out_of_range", "arena_size",
@@ -64,40 +59,15 @@ constexpr ConfigRule config_rules[] = {
      [](const WorldConfig& c) { return c.tree_max_depth >= 1 && c.tree_max_depth <= 24; }},
 };
 
-constexpr bool rules_follow_the_enum() {
-    for (uint32_t i = 0; i < std::size(config_rules); ++i) {
-        if (static_cast<uint32_t>(config_rules[i].error) != i) return false;
-    }
-    return true;
-}
-static_assert(rules_follow_the_enum(), "config_rules[i].error must be ConfigError(i): the lookups below index by it");
-
-const ConfigRule* rule_of(ConfigError error) {
-    const uint32_t i = static_cast<uint32_t>(error);
-    return i < std::size(config_rules) ? &config_rules[i] : nullptr;
-}
+constexpr tandem::sim::ConfigRules<WorldConfig, ConfigError> config_rules{rule_table};
+static_assert(config_rules.follows_enum(), "rule_table[i].error must be ConfigError(i): the lookups index by it");
 
 }  // namespace
 
-std::string_view error_name(ConfigError error) {
-    const ConfigRule* r = rule_of(error);
-    return r ? r->code : "unknown";
-}
-std::string_view describe(ConfigError error) {
-    const ConfigRule* r = rule_of(error);
-    return r ? r->rule : "unknown config error";
-}
-std::string_view config_field(ConfigError error) {
-    const ConfigRule* r = rule_of(error);
-    return r ? r->field : "unknown";
-}
-
-Result<void, ConfigError> validate(const WorldConfig& c) {
-    for (const ConfigRule& r : config_rules) {
-        if (!r.holds(c)) return r.error;
-    }
-    return {};
-}
+std::string_view error_name(ConfigError error) { return config_rules.code(error); }
+std::string_view describe(ConfigError error) { return config_rules.describe(error); }
+std::string_view config_field(ConfigError error) { return config_rules.field(error); }
+Result<void, ConfigError> validate(const WorldConfig& c) { return config_rules.validate(c); }
 
 Result<World, ConfigError> make_world(const WorldConfig& config) {
     if (const auto valid = validate(config); !valid) return valid.error();

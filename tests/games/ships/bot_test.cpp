@@ -35,7 +35,7 @@ TEST_CASE("the bot draws a leg's buttons (turn of 3, thrust of 3, then its lengt
     }
 }
 
-TEST_CASE("two bots with one seed fly the same; another seed flies otherwise") {
+TEST_CASE("two bots with one seed fly the same, another seed flies otherwise") {
     auto flight = [](uint64_t seed) {
         Sim::Bot bot(Config{}, 1);
         tandem::XorShift rng(seed);

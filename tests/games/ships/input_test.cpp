@@ -19,7 +19,7 @@ TEST_CASE("an input is player u32 little-endian, kind u8, buttons u8: six bytes"
     CHECK(out == std::vector<uint8_t>{0x04, 0x03, 0x02, 0x01, 2, 0x09});
 }
 
-TEST_CASE("every command without reserved bits round-trips; every one with them is refused") {
+TEST_CASE("every command without reserved bits round-trips, every one with them is refused") {
     for (uint32_t byte = 0; byte < 256; ++byte) {
         const std::vector<uint8_t> b{static_cast<uint8_t>(byte)};
         const auto c = tandem::sim::decode_command<Sim>(b);

@@ -67,7 +67,7 @@ TEST_CASE("a ship moves by its velocity and wraps around both edges of the torus
     CHECK(s.tick == 1);
 }
 
-TEST_CASE("turning changes the heading by turn_rate, wrapping into [0, 2pi); both buttons cancel") {
+TEST_CASE("turning changes the heading by turn_rate, wrapping into [0, 2pi), both buttons cancel") {
     State s = empty_state();
     s.ships.push_back(live_ship(1, at(100, 100)));
     Stepper st;
@@ -221,7 +221,7 @@ TEST_CASE("one bullet destroys the lowest-keyed rock it touches, and each rock f
     CHECK(s.bullets.empty());
 }
 
-TEST_CASE("a bullet that touches another ship destroys it and scores ship_points; its owner's ship is never hit") {
+TEST_CASE("a bullet that touches another ship destroys it and scores ship_points, its owner's ship is never hit") {
     State s = empty_state();
     s.ships.push_back(live_ship(1, at(100, 100)));
     s.ships.push_back(live_ship(2, at(150, 100)));

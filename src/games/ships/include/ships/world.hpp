@@ -121,6 +121,7 @@ enum class ConfigError : uint8_t {
 };
 std::string_view error_name(ConfigError error);   // "drag_out_of_range", ...
 std::string_view describe(ConfigError error);     // "drag must be between 0 and 1"
+std::string_view config_field(ConfigError error);  // "drag": the Config member refused
 Result<void, ConfigError> validate(const Config& config);
 
 // ---- State -----------------------------------------------------------------------------
