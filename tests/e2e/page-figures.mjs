@@ -244,10 +244,10 @@ const INPUT_DELAY_TICKS = 2;
 // Installed in the page before it is hidden: from the visibilitychange to visible, every
 // animation frame looks at what the page draws in it (the adapter's view and figures do not
 // change within a frame) and records the first whose verified tick is within the input delay
-// of the server's tick, both as the session knew them when it made that view. A worker
-// session's page still holds the view and figures from before it was hidden until the worker's
-// first answer arrives, so only a view received after the visibilitychange counts (a session
-// on the main thread is read as it is). Its time from the visibilitychange is the figure.
+// of the server's tick at that moment: the server's tick as the session knew it when it made
+// the view, plus the ticks the room ran since (a worker session's view is as old as its
+// message; one from before the tab was hidden is seconds old and fails). A session on the main
+// thread is read as it is. Its time from the visibilitychange is the figure.
 const RETURN_PROBE = `(() => {
   const adapter = window.__tandem.parts.adapter;
   const inner = adapter.inner ?? adapter;
@@ -256,15 +256,16 @@ const RETURN_PROBE = `(() => {
   const look = () => {
     probe.frames += 1;
     const now = performance.now();
-    const fresh = inner.lastFrame === undefined || (inner.lastFrame.receivedAtMs ?? -Infinity) > probe.shownAtMs;
+    const madeAtMs = inner.lastFrame?.sentAtMs ?? now;
     const f = adapter.figures();
     const v = adapter.renderView();
     const shown = v.confirmedTick ?? v.tick;
     const verified = f.verification?.verifiedTick ?? null;
-    if (fresh && verified !== null && f.serverTick !== null && Math.min(shown, verified) >= f.serverTick - ${INPUT_DELAY_TICKS}) {
+    const server = f.serverTick === null ? null : f.serverTick + Math.floor((now - madeAtMs) * 60 / 1000);
+    if (verified !== null && server !== null && Math.min(shown, verified) >= server - ${INPUT_DELAY_TICKS}) {
       probe.verifiedFrameMs = now - probe.shownAtMs;
       probe.tick = shown;
-      probe.serverTick = f.serverTick;
+      probe.serverTick = server;
       return;
     }
     probe.staleFrames += 1;
@@ -582,7 +583,7 @@ try {
           const m = browser === 'chromium' ? await hiddenReturnChromium(chromium, server.origin, query) : await hiddenReturnFirefox(firefox, server.origin, query);
           (results[`${browser} ${name}`] ??= []).push(m);
           console.log(`hidden ${HIDDEN_MS / 1000} s (${HIDDEN_HOW}), ${browser}, session on the ${m.probe.thread} thread: a verified frame ${f1(m.probe.verifiedFrameMs)} ms after shown ` +
-            `(${m.probe.frames} frames, ${m.probe.staleFrames} of them not yet a verified view made after the return; tick ${m.probe.tick}, server's ${m.probe.serverTick}); HUD: ${m.probe.line}; ` +
+            `(${m.probe.frames} frames, ${m.probe.staleFrames} of them drawing an older view; tick ${m.probe.tick}, server's ${m.probe.serverTick}); HUD: ${m.probe.line}; ` +
             `playing: ${m.playing.frames} frames, callback p50 ${f1(m.playing.p50WorkMs)} p99 ${f1(m.playing.p99WorkMs)} max ${f1(m.playing.maxWorkMs)} ms` +
             (m.playing.transit ? `; worker frames: transit p50 ${f3(m.playing.transit.transitP50)} p99 ${f3(m.playing.transit.transitP99)} ms, ` +
               `made and posted in p50 ${f3(m.playing.transit.postP50)} p99 ${f3(m.playing.transit.postP99)} ms` : '') +
