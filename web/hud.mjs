@@ -24,7 +24,9 @@ export function resumeLine(r) {
       return `${away}: caught up ${plural(r.ticks, 'tick')} in ${plural(r.frames, 'frame')}` +
         (r.verifiedAfterMs === null ? ', verifying…' : `, verified again in ${Math.round(r.verifiedAfterMs)} ms`);
     case 'idle':
-      return `${away}: nothing was missed` + (r.verifiedAfterMs === null ? '' : `, verified again in ${Math.round(r.verifiedAfterMs)} ms`);
+      // Nothing to weigh: no world was held (a snapshot is on its way) or no tick was missed.
+      return `${away}: ${r.frames > 0 ? 'waiting for a snapshot' : 'nothing to catch up'}` +
+        (r.verifiedAfterMs === null ? '' : `, verified again in ${Math.round(r.verifiedAfterMs)} ms`);
     case 'baseline':
       return r.verifiedAfterMs === null
         ? `${away}: waiting for a baseline…`
@@ -35,6 +37,39 @@ export function resumeLine(r) {
     default:
       return `${away}: ${r.path}`;
   }
+}
+
+/**
+ * What the latest absence did, in a player's words: "hidden 8.0 s: stayed live in the
+ * background", "frozen 10.0 s: reconnected, resynced from a 25 KB snapshot, verified in 180 ms".
+ * From the worker session's absence facts (figures.absence) where there are some, else the
+ * session's last resume (an adapter on the main thread, which stops whenever the page is away).
+ */
+export function absenceLine(f) {
+  const a = f.absence;
+  if (a === null || a === undefined) return resumeLine(f.lastResume);
+  const r = f.lastResume;
+  if (a.ongoing) return `${a.kind === 'hidden' ? 'hidden' : a.kind}: ${a.kind === 'hidden' ? 'live in the background' : 'stopped by the browser'}`;
+  const away = `${a.kind === 'suspended' ? 'in the back-forward cache' : a.kind} ${(a.awayMs / 1000).toFixed(1)} s`;
+  const snapshot = () => `resynced from a ${r?.path === 'baseline' && r.baselineBytes > 0 ? `${formatBytes(r.baselineBytes)} ` : ''}snapshot`;
+  if (a.kind === 'hidden') {
+    if (a.resumesDuring === 0) return `${away}: stayed live in the background, ${plural(a.verifiedWhileAway, 'tick')} verified meanwhile`;
+    // The worker fell behind while hidden (the browser or the machine starved it): how the session came back.
+    const how = r?.path === 'baseline' ? snapshot() : r?.path === 'catch_up' ? `caught up ${plural(r.ticks, 'tick')}` : 'resumed';
+    return `${away}: fell behind in the background ${a.resumesDuring === 1 ? 'once' : `${a.resumesDuring} times`}, ${how}` +
+      (r?.verifiedAfterMs == null ? ', verifying…' : `, verified in ${Math.round(r.verifiedAfterMs)} ms`);
+  }
+  const parts = [];
+  if (a.reconnected) parts.push('reconnected');
+  if (a.resyncedSince || r?.path === 'baseline') {
+    parts.push(snapshot());
+  } else if (r?.path === 'catch_up') {
+    parts.push(`caught up ${plural(r.ticks, 'tick')}`);
+  } else {
+    parts.push('nothing to catch up');
+  }
+  parts.push(a.verifiedAfterMs === null ? 'verifying…' : `verified in ${Math.round(a.verifiedAfterMs)} ms`);
+  return `${away}: ${parts.join(', ')}`;
 }
 
 export class Hud {
@@ -76,7 +111,7 @@ export class Hud {
     $('tick').textContent = f.tick === null ? '–' : groupDigits(f.tick);
     $('server-tick').textContent = f.serverTick == null ? '–' : groupDigits(f.serverTick);
     $('lag').textContent = f.lagTicks == null ? '–' : String(f.lagTicks);
-    this.lastResumeText = resumeLine(f.lastResume);
+    this.lastResumeText = absenceLine(f);
     $('resume').textContent = this.lastResumeText;
     $('rtt').textContent = formatMs(f.rttMs);
     $('bw-in').textContent = formatRate(f.bytesInPerSec);

@@ -3,9 +3,12 @@
 // onResume(now) when it is back. It decides nothing about what an absence means; it only
 // folds the browser's overlapping events (hidden, then frozen; resumed while still hidden,
 // then visible; pagehide/pageshow around the back-forward cache) into one absence.
+// A target with onLifecycle(now, {hidden, frozen, unloaded}) (the session in its worker, which
+// keeps running while the page is only hidden) is given every change of the reasons instead.
 
 /**
- * @param {{onSuspend(nowMs: number): void, onResume(nowMs: number): void}} target
+ * @param {{onSuspend(nowMs: number): void, onResume(nowMs: number): void,
+ *   onLifecycle?(nowMs: number, away: {hidden: boolean, frozen: boolean, unloaded: boolean}): void}} target
  * @param {{document?: Document, window?: Window, now?: () => number}} [env]
  * @returns {{log: Array<{event: string, atMs: number, suspended: boolean}>, suspended: () => boolean, stop: () => void}}
  */
@@ -21,11 +24,17 @@ export function feedLifecycle(target, env = {}) {
   const LOG_LIMIT = 200;
 
   const update = (event, reason, isAway) => {
+    const changed = away[reason] !== isAway;
     away[reason] = isAway;
     const nowMs = now();
     const next = Object.values(away).some(Boolean);
     log.push({ event, atMs: nowMs, suspended: next });
     if (log.length > LOG_LIMIT) log.shift();
+    if (typeof target.onLifecycle === 'function') {
+      suspended = next;
+      if (changed) target.onLifecycle(nowMs, { ...away });
+      return;
+    }
     if (next === suspended) return;
     suspended = next;
     if (next) target.onSuspend(nowMs);

@@ -135,7 +135,10 @@ function wireActions(adapter, options) {
     return `saved ${name} (${bytes.length.toLocaleString('en')} bytes): check it with tandem replay ${name}`;
   });
   $('corrupt').hidden = !options.debug;
-  if (options.debug) wire('corrupt', adapter.actions.corrupt, async (corrupt) => { corrupt(); return 'corrupted the local world once: watch the strip'; });
+  if (options.debug) wire('corrupt', adapter.actions.corrupt, async (corrupt) => {
+    const done = await corrupt();
+    return `corrupted the local world once${done?.tick == null ? '' : ` at tick ${done.tick}`}: watch the strip`;
+  });
 }
 
 boot();

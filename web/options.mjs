@@ -28,6 +28,9 @@ export function parseOptions(search, location) {
     // smaller window re-simulates less per rollback and hides less of the round trip.
     predictWindow: ((n) => (n !== null && n >= 1 && n <= 64 ? n : null))(integer('predict-window', null)),
     debug: flag('debug'),
+    // Where the server session runs: a dedicated worker (the default), or ?session=main on the
+    // page's main thread as before (kept to measure the two side by side).
+    sessionThread: q.get('session') === 'main' ? 'main' : 'worker',
     // A named scenario played in the page (watch only): its script drives every input.
     scenario: q.get('scenario') || null,
     // The scenario "Check against native" runs (default: ?scenario's, else orbits).

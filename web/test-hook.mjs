@@ -10,6 +10,20 @@ export function installTestHook(options) {
     parts: null,
     /** The adapter's figures, as the HUD shows them. */
     figures() { return hook.parts?.adapter.figures() ?? null; },
+    /**
+     * The session's figures as they are in its worker now (a hidden page draws no frames, so
+     * figures() stops moving): a promise; the same as figures() for a session on this thread.
+     */
+    async sessionNow() {
+      const adapter = hook.parts?.adapter;
+      const inner = adapter?.inner ?? adapter;
+      return typeof inner?.probe === 'function' ? inner.probe() : adapter?.figures() ?? null;
+    },
+    /** Where the server session runs: 'worker', or 'main' (also every mode without a server). */
+    sessionThread() {
+      const adapter = hook.parts?.adapter;
+      return typeof (adapter?.inner ?? adapter)?.probe === 'function' ? 'worker' : 'main';
+    },
     /** Frame gaps and work times since the last resetFrames(). */
     frames() { return hook.parts?.loop.stats.summary() ?? null; },
     /** Recent gaps between frame callbacks, in ms (newest last). */

@@ -121,8 +121,8 @@ const HttpRoute* Server::route_for(std::string_view path) const {
     return nullptr;
 }
 
-void Server::answer_route(const HttpRoute& route, const http::request<http::string_body>& request,
-                          std::function<void(http::message_generator)> write) {
+void Server::answer_route(const HttpRoute& route, const http::request<http::string_body>& request, std::string peer,
+                          std::shared_ptr<const std::atomic<bool>> gone, std::function<void(http::message_generator)> write) {
     const bool head = request.method() == http::verb::head;
     const unsigned version = request.version();
     const bool keep_alive = request.keep_alive();
@@ -150,6 +150,8 @@ void Server::answer_route(const HttpRoute& route, const http::request<http::stri
     HttpRequest asked;
     asked.target = std::string(request.target().data(), request.target().size());
     asked.head = head;
+    asked.peer = std::move(peer);
+    asked.gone = std::move(gone);
     route.handle(asked, std::move(reply));
 }
 

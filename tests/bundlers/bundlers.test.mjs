@@ -61,6 +61,8 @@ function checkReport({ report, requests }, wasmPath) {
     assert.deepEqual(stream, golden(name, stream.at(-1).tick), `${name}: the golden digests`);
     assert.equal(stream.length, 3, `${name}: ticks 0, 100, 200`);
   }
+  assert.equal(report.worker.error, undefined, report.worker.error);
+  assert.deepEqual(report.worker.stream, golden('trig', 200), 'the package in a module worker: trig\'s golden digests');
   assert.equal(report.restored, true, 'a snapshot restored to the same world');
   assert.deepEqual(report.refusal, { isInputError: true, code: 'truncated' }, 'the module\'s error classes survive bundling');
   assert.deepEqual(report.wasm, [wasmPath], 'the page fetched the .wasm the bundle names');
@@ -84,7 +86,9 @@ describe('the package through bundlers, in Chromium', () => {
   test('esbuild --bundle --platform=browser: no Node module is reached, and the .wasm copied beside the bundle loads', async () => {
     const dist = join(out, 'esbuild');
     const meta = join(out, 'esbuild-meta.json');
-    execFileSync(bin('esbuild'), ['app/main.js', '--bundle', '--platform=browser', '--format=esm', `--outdir=${dist}`,
+    // The worker is an entry point of its own (esbuild does not follow new Worker(new URL())):
+    // main.js's URL './worker.js' then names the bundle beside it.
+    execFileSync(bin('esbuild'), ['app/main.js', 'app/worker.js', '--bundle', '--platform=browser', '--format=esm', `--outdir=${dist}`,
       `--metafile=${meta}`, '--log-level=warning'], { cwd: here, stdio: 'pipe' });
     const inputs = Object.keys(JSON.parse(readFileSync(meta, 'utf8')).inputs);
     assert.ok(inputs.some((i) => i.endsWith('tandem.mjs')), `the browser entry is bundled: ${inputs}`);

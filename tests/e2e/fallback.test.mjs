@@ -75,6 +75,19 @@ describe('the fallback to the offline mode', () => {
     assert.deepEqual(offline.calls.at(-1), ['resume', 900]);
   });
 
+  test('a session in a worker is given the lifecycle whole (it stays live while hidden); after a switch while hidden, the offline adapter is suspended', async () => {
+    const session = { ...stand('play', ['waiting']), onLifecycle(now, away) { session.calls.push(['lifecycle', now, away.hidden, away.frozen]); } };
+    const offline = stand('offline', ['local']);
+    const a = new FallbackAdapter(session, () => offline, checks);
+    a.onLifecycle(100, { hidden: true, frozen: false, unloaded: false });
+    assert.deepEqual(session.calls, [['lifecycle', 100, true, false]]);
+    a.advance(150, 8);
+    await settle();
+    assert.deepEqual(offline.calls[0], ['suspend', 150]);
+    a.onLifecycle(900, { hidden: false, frozen: false, unloaded: false });
+    assert.deepEqual(offline.calls.at(-1), ['resume', 900]);
+  });
+
   test('until the offline adapter has loaded, the failed session stays in place; it is disposed at the swap', async () => {
     const session = stand('play', ['waiting']);
     const offline = stand('offline', ['local']);

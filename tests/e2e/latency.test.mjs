@@ -30,6 +30,10 @@ const REST_MS = 150;
 // about 133 ms more than a prediction applying the steer on the next step.
 const MARGIN_MS = 50;
 
+// TANDEM_E2E_LATENCY_QUERY=&session=main measures the session on the page's main thread
+// instead of in its worker (docs/performance.md compares the two).
+const EXTRA_QUERY = process.env.TANDEM_E2E_LATENCY_QUERY ?? '';
+
 const env = tandemServeAndBrowser(launchChromium);
 const { skip } = env;
 let proxy = null;   // started by the test (the harness's hooks have started the server by then)
@@ -141,7 +145,7 @@ const quantile = (values, q) => {
 
 /** Clicks SAMPLES times and returns the click -> first moved frame times (ms). */
 async function measure(lockstep) {
-  const query = `?server=${encodeURIComponent(proxy.url)}${lockstep ? '&lockstep' : ''}`;
+  const query = `?server=${encodeURIComponent(proxy.url)}${lockstep ? '&lockstep' : ''}${EXTRA_QUERY}`;
   const opening = performance.now();
   const page = await openDemo(env.browser.context, env.server.origin, query);
   try {

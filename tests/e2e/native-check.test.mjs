@@ -21,7 +21,10 @@ async function openVerifying(query, context = env.browser.context) {
 
 /**
  * A page in its own context whose hello is rewritten by `edit` (a Buffer, changed in place)
- * on its way to the real server; everything else passes untouched both ways.
+ * on its way to the real server; everything else passes untouched both ways. Playwright's
+ * WebSocket routing sees only the page's own sockets, not a worker's, so this page runs its
+ * session on the main thread (?session=main: the same SessionAdapter and C++ session the worker
+ * hosts; a refusal reaching the worker's session is session.test.mjs's room-full test).
  */
 async function openWithHello(edit) {
   const context = await env.browser.browser.newContext();
@@ -34,7 +37,7 @@ async function openWithHello(edit) {
       server.send(bytes);
     });
   });
-  const page = await openDemo(context, env.server.origin, '');
+  const page = await openDemo(context, env.server.origin, '?session=main');
   return { page, context };
 }
 

@@ -1,12 +1,15 @@
 // Measures the demo page's figures for docs/performance.md ("The demo page") and prints each:
 // navigation to first verified tick, the wasm step in Chromium and Firefox beside the native
 // CLI's (the same scenarios, one run, interleaved), frame times while catching up after a
-// hidden tab, bytes on the wire per client, the page's weight, and (predict, only when asked)
+// hidden tab, (hidden) the time from a hidden tab being shown to a frame showing a verified
+// tick and the main thread's frame callbacks while playing, the session in its worker and on
+// the main thread side by side, bytes on the wire per client, the page's weight, and (predict, only when asked)
 // the predicting page's re-simulation per frame in Chromium at a 100 ms round trip while a
 // second player, a Node client, steers every tick. Run by hand, not a test:
-//   node tests/e2e/page-figures.mjs [--repeat N] [--ticks N] [--warmup N] [--only first,step,catchup,bytes,weight,predict]
+//   node tests/e2e/page-figures.mjs [--repeat N] [--ticks N] [--warmup N] [--only first,step,catchup,hidden,bytes,weight,predict]
 //        [--baseline TANDEM_BINARY:WEB_DIR[:PACKAGE_DIR]]... [--predict-packages DIR,DIR... --rounds N]
 //        [--predict-variants default,window=4,pellets=256,window=4+pellets=256...] [--floor]
+//        [--hidden-ms N] [--hidden-how tab|minimise] [--hidden-threads worker,main] [--hidden-browsers chromium,firefox]
 // (after build-scripts/build native and wasm). --baseline (repeatable) measures the first verified tick of
 // another build and page (and wasm package, when named) too, alternating with this one's in the same sitting (a loaded
 // machine's wall times are only comparable side by side). --predict-packages measures the
@@ -22,8 +25,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
-import { evaluate, launchFirefox, navigate, waitFor } from './lib/firefox.mjs';
+import { hideBehindAnotherTab, launchChromium, minimise } from './lib/chromium.mjs';
+import { activate, evaluate, launchFirefox, navigate, newTab, waitFor } from './lib/firefox.mjs';
 import { startDelayProxy } from './lib/delay-proxy.mjs';
 import { startNodePlayer } from './lib/node-player.mjs';
 import { openDemo, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
@@ -34,13 +37,23 @@ const { values } = parseArgs({ options: {
   // (about 100 ms natively, two runs subtracted) moved its ratio by up to 20% on that alone.
   ticks: { type: 'string', default: '1000' },
   warmup: { type: 'string', default: '100' },
-  only: { type: 'string', default: 'first,step,catchup,bytes,weight' },
+  only: { type: 'string', default: 'first,step,hidden,bytes,weight' },
   baseline: { type: 'string', multiple: true },
   'predict-packages': { type: 'string' },
   'predict-variants': { type: 'string', default: 'default' },
   floor: { type: 'boolean', default: false },
   rounds: { type: 'string', default: '1' },
+  // hidden: how long, how (tab: behind another tab; minimise: Chromium's window minimised,
+  // Firefox still behind a tab), and which of the session's threads (worker, main).
+  'hidden-ms': { type: 'string', default: '5000' },
+  'hidden-how': { type: 'string', default: 'tab' },
+  'hidden-threads': { type: 'string', default: 'worker,main' },
+  'hidden-browsers': { type: 'string', default: 'chromium,firefox' },
 } });
+const HIDDEN_MS = Number(values['hidden-ms']);
+const HIDDEN_HOW = values['hidden-how'];
+const HIDDEN_THREADS = values['hidden-threads'].split(',');
+const HIDDEN_BROWSERS = values['hidden-browsers'].split(',');
 const ONLY = new Set(values.only.split(','));
 const REPEAT = Number(values.repeat);
 const TICKS = Number(values.ticks);
@@ -195,8 +208,9 @@ function nativeDigest(name) {
 
 // ---- Frames while catching up after a hidden tab ---------------------------------------------
 
+// The session on the main thread (?session=main): in its worker there is nothing to catch up.
 async function catchUpFrames(chromium, origin) {
-  const page = await openDemo(chromium.context, origin);
+  const page = await openDemo(chromium.context, origin, '?session=main');
   await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 120, null, { timeout: 30_000 });
   const restore = await hideBehindAnotherTab(page);
   await sleep(5000);
@@ -221,6 +235,110 @@ async function catchUpFrames(chromium, origin) {
   return { ...result, decided, caughtUpMs };
 }
 
+// ---- Hidden 5 s, then shown: to a frame showing a verified tick; frame callbacks while playing --
+
+// The server's input delay (tandem/net/room.hpp, input_delay_ticks): a frame "shows a verified
+// tick" when the verified world it draws is at most this far behind the server's newest tick.
+const INPUT_DELAY_TICKS = 2;
+
+// Installed in the page before it is hidden: from the visibilitychange to visible, every
+// animation frame looks at what the page draws in it (the adapter's view and figures do not
+// change within a frame) and records the first whose verified tick is within the input delay
+// of the server's tick at that moment. The server's tick is not read from the page's figures,
+// which a worker session's page has not had refreshed since it was hidden (the first frames
+// after the return may draw the view from before it): it is the session's own server tick
+// when the probe is installed (read from the worker) plus the 60 ticks a second the room runs
+// since. Its time from the visibilitychange is the figure.
+const RETURN_PROBE = `(async () => {
+  const adapter = window.__tandem.parts.adapter;
+  const base = await window.__tandem.sessionNow();
+  const baseAtMs = performance.now();
+  const probe = { shownAtMs: null, verifiedFrameMs: null, frames: 0, tick: null, serverTick: null, staleFrames: 0 };
+  window.__returnProbe = probe;
+  const look = () => {
+    probe.frames += 1;
+    const now = performance.now();
+    const f = adapter.figures();
+    const v = adapter.renderView();
+    const shown = v.confirmedTick ?? v.tick;
+    const verified = f.verification?.verifiedTick ?? null;
+    const server = base.serverTick + Math.floor((now - baseAtMs) * 60 / 1000);
+    if (verified !== null && Math.min(shown, verified) >= server - ${INPUT_DELAY_TICKS}) {
+      probe.verifiedFrameMs = now - probe.shownAtMs;
+      probe.tick = shown;
+      probe.serverTick = server;
+      return;
+    }
+    probe.staleFrames += 1;
+    requestAnimationFrame(look);
+  };
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState !== 'visible' || probe.shownAtMs !== null) return;
+    probe.shownAtMs = performance.now();
+    requestAnimationFrame(look);
+  });
+  return true;
+})()`;
+const PLAYING_MS = 5000;
+// A worker session's frames: p50 and p99 of their transit (the worker's postMessage to the
+// main thread's message event) and of the worker's cost of making one (render view, copy, post).
+const TRANSIT = `(() => {
+  const a = window.__tandem.parts.adapter;
+  const t = (a.inner ?? a).transit;
+  if (!t || t.length === 0) return null;
+  const q = (xs, p) => { const s = xs.filter((x) => x != null).sort((x, y) => x - y); return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * p))] : null; };
+  return { n: t.length, transitP50: q(t.map((x) => x.transitMs), 0.5), transitP99: q(t.map((x) => x.transitMs), 0.99),
+    postP50: q(t.map((x) => x.postMs), 0.5), postP99: q(t.map((x) => x.postMs), 0.99) };
+})()`;
+
+async function hiddenReturnChromium(chromium, origin, query) {
+  const page = await openDemo(chromium.context, origin, query);
+  await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 120, null, { timeout: 30_000 });
+  await page.evaluate(() => window.__tandem.resetFrames());
+  const cpu0 = groupCpuSeconds(chromium.pid);
+  await sleep(PLAYING_MS);
+  const cpu1 = groupCpuSeconds(chromium.pid);
+  const playing = await page.evaluate(() => window.__tandem.frames());
+  playing.transit = await page.evaluate(TRANSIT);
+  playing.cpuShare = (cpu1 - cpu0) / (PLAYING_MS / 1000);
+  await page.evaluate(RETURN_PROBE);
+  const restore = await (HIDDEN_HOW === 'minimise' ? minimise(page) : hideBehindAnotherTab(page));
+  const cpuH0 = groupCpuSeconds(chromium.pid);
+  await sleep(HIDDEN_MS);
+  playing.hiddenCpuShare = (groupCpuSeconds(chromium.pid) - cpuH0) / (HIDDEN_MS / 1000);
+  await restore();
+  await page.waitForFunction(() => window.__returnProbe.verifiedFrameMs !== null, null, { timeout: 120_000, polling: 20 });
+  const probe = await page.evaluate(() => ({ ...window.__returnProbe, thread: window.__tandem.sessionThread(), line: window.__tandem.resumeText() }));
+  await page.close();
+  return { playing, probe };
+}
+
+async function hiddenReturnFirefox(firefox, origin, query) {
+  const { bidi, tab } = firefox;
+  await navigate(bidi, tab, `${origin}/${query}`);
+  await waitFor(bidi, tab, '(window.__tandem?.figures()?.verification?.verifiedTicks ?? 0) > 120', 30_000);
+  await evaluate(bidi, tab, 'window.__tandem.resetFrames()');
+  const cpu0 = groupCpuSeconds(firefox.pid);
+  await sleep(PLAYING_MS);
+  const cpu1 = groupCpuSeconds(firefox.pid);
+  const playing = await evaluate(bidi, tab, 'window.__tandem.frames()');
+  playing.transit = await evaluate(bidi, tab, TRANSIT);
+  playing.cpuShare = (cpu1 - cpu0) / (PLAYING_MS / 1000);
+  await evaluate(bidi, tab, RETURN_PROBE);
+  const other = await newTab(bidi);
+  await activate(bidi, other);
+  await waitFor(bidi, tab, 'document.visibilityState === "hidden"', 5000);
+  const cpuH0 = groupCpuSeconds(firefox.pid);
+  await sleep(HIDDEN_MS);
+  playing.hiddenCpuShare = (groupCpuSeconds(firefox.pid) - cpuH0) / (HIDDEN_MS / 1000);
+  await activate(bidi, tab);
+  await bidi.send('browsingContext.close', { context: other });
+  await waitFor(bidi, tab, 'window.__returnProbe.verifiedFrameMs !== null', 120_000);
+  const probe = await evaluate(bidi, tab, '({ ...window.__returnProbe, thread: window.__tandem.sessionThread(), line: window.__tandem.resumeText() })');
+  await navigate(bidi, tab, 'about:blank');
+  return { playing, probe };
+}
+
 // ---- Bytes on the wire per client ------------------------------------------------------------
 
 async function bytesPerClient(chromium, origin, server) {
@@ -243,7 +361,10 @@ async function bytesPerClient(chromium, origin, server) {
 
 async function pageWeight(chromium, origin) {
   const page = await openDemo(chromium.context, origin);
-  const urls = await page.evaluate(() => [location.href, ...performance.getEntriesByType('resource').map((r) => r.name)]);
+  // The session worker's own loads are in its timeline, not the page's: its module is named
+  // here (the package files it imports are the page's too).
+  const urls = await page.evaluate(() => [location.href, new URL('./session-worker.mjs', location.href).href,
+    ...performance.getEntriesByType('resource').map((r) => r.name)]);
   await page.close();
   const groups = {};
   for (const url of new Set(urls)) {
@@ -343,7 +464,7 @@ console.log(`# CPU model from os.cpus(): ${cpus()[0]?.model}`);
 const server = await startTandemServe();
 const chromium = await launchChromium();
 // Firefox only for the figures that compare it (the predict figure wants Chromium alone).
-const firefox = ONLY.has('first') || ONLY.has('step') ? await launchFirefox() : null;
+const firefox = ONLY.has('first') || ONLY.has('step') || ONLY.has('hidden') ? await launchFirefox() : null;
 const chromiumVersion = chromium.browser.version();
 console.log(`# Chromium ${chromiumVersion}, Firefox ${firefox?.version ?? '(not started)'}, tandem serve at ${server.origin}`);
 try {
@@ -448,6 +569,34 @@ try {
       const later = Math.abs(c.later.awayMs - (c.decided?.awayMs ?? NaN)) < 1e-6 ? '' : `; the last resume by then: ${c.later.path} after ${f1(c.later.awayMs)} ms`;
       console.log(`catch-up after 5 s hidden: decided ${c.decided?.path} (${c.decided?.behindTicks} ticks behind), within 6 ticks of the server ${c.caughtUpMs} ms after shown${later}; ` +
         `frames ${c.frames.frames}, work p50 ${f1(c.frames.p50WorkMs)} p99 ${f1(c.frames.p99WorkMs)} max ${f1(c.frames.maxWorkMs)} ms, simulation max ${f1(c.frames.maxAdvanceMs)} ms, gap p99 ${f1(c.p99GapMs)} ms`);
+    }
+  }
+
+  if (ONLY.has('hidden')) {
+    // 3b. Hidden 5 s behind another tab, then shown: the session in its worker (the default)
+    // and on the main thread (?session=main) alternately, in both browsers; and the main
+    // thread's frame callbacks over the 5 s of play before it.
+    const variants = [['worker', ''], ['main', '?session=main']].filter(([name]) => HIDDEN_THREADS.includes(name));
+    const results = {};
+    for (let r = 0; r < REPEAT; ++r) {
+      for (const [name, query] of variants) {
+        for (const browser of HIDDEN_BROWSERS) {
+          const m = browser === 'chromium' ? await hiddenReturnChromium(chromium, server.origin, query) : await hiddenReturnFirefox(firefox, server.origin, query);
+          (results[`${browser} ${name}`] ??= []).push(m);
+          console.log(`hidden ${HIDDEN_MS / 1000} s (${HIDDEN_HOW}), ${browser}, session on the ${m.probe.thread} thread: a verified frame ${f1(m.probe.verifiedFrameMs)} ms after shown ` +
+            `(${m.probe.frames} frames, ${m.probe.staleFrames} of them drawing an older tick; tick ${m.probe.tick}, server's ${m.probe.serverTick}); HUD: ${m.probe.line}; ` +
+            `playing: ${m.playing.frames} frames, callback p50 ${f1(m.playing.p50WorkMs)} p99 ${f1(m.playing.p99WorkMs)} max ${f1(m.playing.maxWorkMs)} ms` +
+            (m.playing.transit ? `; worker frames: transit p50 ${f3(m.playing.transit.transitP50)} p99 ${f3(m.playing.transit.transitP99)} ms, ` +
+              `made and posted in p50 ${f3(m.playing.transit.postP50)} p99 ${f3(m.playing.transit.postP99)} ms` : '') +
+            `; the browser's CPU: ${f1(m.playing.cpuShare * 100)}% of a core playing, ${f1(m.playing.hiddenCpuShare * 100)}% hidden` +
+            `; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+        }
+      }
+    }
+    for (const [key, ms] of Object.entries(results)) {
+      console.log(`summary ${key}: shown to a verified frame ${spread(ms.map((m) => m.probe.verifiedFrameMs))} ms; ` +
+        `frame callback p99 while playing ${spread(ms.map((m) => m.playing.p99WorkMs))} ms; ` +
+        `browser CPU (% of a core) playing ${spread(ms.map((m) => m.playing.cpuShare * 100))}, hidden ${spread(ms.map((m) => m.playing.hiddenCpuShare * 100))}`);
     }
   }
 

@@ -1,32 +1,26 @@
 // The page against the real server: `tandem serve` (build/native) with web/ and the wasm
 // package, Chromium attached over CDP so hiding and freezing a tab are real. What is asserted
 // comes from inside the page (window.__tandem: the client session's own figures, C++ in wasm)
-// and from the server (/metrics). The thresholds are the demo's goals; the numbers measured on this
-// machine are in docs/performance.md. The minute-long hidden-tab test runs only with
+// and from the server (/metrics). The session runs in its dedicated worker (session-worker.mjs),
+// so a hidden tab goes on verifying; the times measured are in docs/performance.md. The minute-long hidden-tab test runs only with
 // TANDEM_E2E_LONG=1 (skipped otherwise, to keep the default run short).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { hideAndFreeze, hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
-import { assertSaysAway, openDemo, pageState, screenshot, sleep, startTandemServe, tandemServeAndBrowser } from './lib/harness.mjs';
+import { hideAndFreeze, hideBehindAnotherTab, launchChromium, minimise } from './lib/chromium.mjs';
+import { assertSaysAway, openDemo, screenshot, sleep, startTandemServe, tandemServeAndBrowser } from './lib/harness.mjs';
 
 const TICK_HZ = 60;
-// The demo's time limits (250 ms back to verified after 5 s hidden, 1 s after a freeze, 50 ms
-// per frame callback) hold on an idle machine. On a shared, loaded one (load 11 on 2 cores,
-// software WebGL at a few frames a second) no page meets them, so they are asserted only with
-// TANDEM_E2E_STRICT_TIMING=1; otherwise the measured figure is printed and held to LOOSE times
-// the limit, which still fails a page that never recovers.
+// These tests assert paths (verified while hidden, no catch-up, a reconnection and a resync),
+// not times: the times are page-figures' (tests/e2e/page-figures.mjs, docs/performance.md).
+// A rate (ticks verified per second) is asserted at a fraction of the tick rate, which still
+// fails a page that stopped; TANDEM_E2E_STRICT_TIMING=1 asks for most of it (an idle machine).
 const STRICT = process.env.TANDEM_E2E_STRICT_TIMING === '1';
-const LOOSE = 40;
-function assertWithin(measuredMs, limitMs, what) {
-  const bound = STRICT ? limitMs : limitMs * LOOSE;
-  console.log(`# ${what}: ${measuredMs?.toFixed(1)} ms (limit ${limitMs} ms${STRICT ? '' : `, asserted ${bound} ms: not strict`})`);
-  assert.ok(measuredMs !== null && measuredMs <= bound, `${what}: ${measuredMs} ms > ${bound} ms`);
-}
+// A backlog above this many frames makes the session weigh a resume (client_session.hpp).
+const GAP_THRESHOLD_TICKS = 30;
 // The minute-long test runs only with TANDEM_E2E_LONG=1 (README.md's command table).
 const LONG = process.env.TANDEM_E2E_LONG === '1';
-// The room's flow window (include/tandem/net/room.hpp: flow_window_seconds of ticks at 60 Hz,
-// flow_window_bytes): what it sends a client that stopped acking before it stops streaming.
-const FLOW_WINDOW_TICKS = 2 * TICK_HZ;
+// The room's flow window (include/tandem/net/room.hpp: flow_window_bytes): what it sends a
+// client that stopped acking before it stops streaming; a live client's queue stays below it.
 const FLOW_WINDOW_BYTES = 192 * 1024;
 
 const env = tandemServeAndBrowser(launchChromium);
@@ -62,30 +56,73 @@ async function openPlaying(query = '', context = env.browser.context) {
   return page;
 }
 
+/** The session's figures in its worker now (a hidden page draws no frames, so figures() stands still). */
+const sessionNow = (page) => page.evaluate(() => window.__tandem.sessionNow());
+
 /**
- * Hides `page` with `hide` for `awayMs`, comes back and waits until the session says it is
- * verified again (lastResume.verifiedAfterMs). Returns what it measured.
+ * Hides `page` with `hide` for `awayMs` and proves from inside the page that it really was
+ * hidden (visibilityState, and no more than two frame callbacks meanwhile), sampling the
+ * session in its worker and the server's /metrics just after hiding and just before showing it
+ * again. Then waits until the worker's absence record is closed and the HUD shows its line.
  */
-async function awayAndBack(page, hide, awayMs) {
+async function awayAndBack(page, hide, awayMs, { frozen = false } = {}) {
+  const before = await sessionNow(page);
   const startedAt = Date.now();
   const restore = await hide(page);
+  await page.evaluate(() => window.__tandem.resetFrames()).catch(() => {});
+  // A frozen page answers nothing: the samples are taken only for a page that is just hidden.
+  const during = frozen ? null : { session: await sessionNow(page), metrics: await env.server.metrics() };
   await sleep(awayMs);
+  const last = frozen ? null : {
+    session: await sessionNow(page), metrics: await env.server.metrics(),
+    visibility: await page.evaluate(() => document.visibilityState), frames: await page.evaluate(() => window.__tandem.frames().frames),
+  };
   await restore();
   const spanMs = Date.now() - startedAt;
-  await page.evaluate(() => window.__tandem.resetFrames());
-  // This absence's resume (not an earlier one, e.g. the page's own start), verified again,
-  // and the HUD's line about it, read together: a page drawing few frames on a loaded machine
-  // may decide a further, short catch-up moments later, which then becomes the last resume.
-  const seen = await (await page.waitForFunction((minAwayMs) => {
-    const r = window.__tandem.figures().lastResume;
+  // The record closed, and (after a resume) verified again or given up on; the HUD's line read
+  // in the same look (its text is redrawn ten times a second, so it may trail by a frame).
+  const seen = await (await page.waitForFunction(([minAwayMs, waitUntil]) => {
+    const a = window.__tandem.figures().absence;
     const text = window.__tandem.resumeText();
-    return r !== null && r.awayMs >= minAwayMs && r.verifiedAfterMs != null &&
-      text.startsWith(`away ${(r.awayMs / 1000).toFixed(1)} s`) && { resume: r, text };
-  }, awayMs * 0.8, { timeout: 60_000, polling: 20 })).jsonValue();
-  await sleep(300);   // frames after verification, for the frame budget
-  const state = await pageState(page);
-  state.resumeText = seen.text;
-  return { resume: seen.resume, state, spanMs };
+    const settled = a !== null && !a.ongoing && a.awayMs >= minAwayMs && (a.kind === 'hidden' || a.verifiedAfterMs !== null || Date.now() > waitUntil);
+    const said = a === null ? false : text.startsWith(`${a.kind === 'suspended' ? 'in the back-forward cache' : a.kind} `);
+    return settled && (!text.includes('verifying') || Date.now() > waitUntil) && (said || Date.now() > waitUntil) && { absence: a, text };
+  }, [awayMs * 0.8, Date.now() + 20_000], { timeout: 60_000, polling: 20 })).jsonValue();
+  const after = await sessionNow(page);
+  return { before, during, last, after, absence: seen.absence, text: seen.text, spanMs };
+}
+
+/** The worker went on verifying and acking while the page was hidden, and needed no resume. */
+function assertStayedLive({ before, during, last, after, absence, text, spanMs }, awayMs) {
+  assert.equal(last.visibility, 'hidden', 'the page was hidden');
+  assert.ok(last.frames <= 2, `${last.frames} frame callbacks while hidden: the browser stopped its frames`);
+  const verified = last.session.verification.verifiedTick - during.session.verification.verifiedTick;
+  const acks = last.metrics.tandem_ws_frames_received_total - during.metrics.tandem_ws_frames_received_total;
+  const pauses = last.metrics.tandem_room_flow_control_pauses_total - during.metrics.tandem_room_flow_control_pauses_total;
+  console.log(`# hidden ${awayMs / 1000} s: the worker verified ${verified} ticks while hidden; the server received ${acks} messages ` +
+    `from the page meanwhile, paused its stream ${pauses} times; HUD: ${text}`);
+  // The tick rate for the time away (loosely: a loaded machine); a page that stopped verifies 0.
+  assert.ok(verified >= (awayMs / 1000) * TICK_HZ * (STRICT ? 0.9 : 0.3), `verified tick advanced ${verified} while hidden`);
+  // Acks at most ten a second and one a second at the least (client_session.hpp): a page that
+  // stopped acking sends none, and the room pauses its stream after the flow window.
+  assert.ok(acks >= awayMs / 1000, `${acks} messages from the page while hidden`);
+  assert.equal(pauses, 0, 'the room never had to pause the stream to the hidden page');
+  // On return nothing was left to catch up: the session was within the backlog it would weigh
+  // a resume for (client_session.hpp, gap_threshold_ticks), and decided none after it was shown.
+  assert.equal(absence.kind, 'hidden');
+  assert.ok(absence.lagOnReturn <= GAP_THRESHOLD_TICKS, `${absence.lagOnReturn} ticks behind on return`);
+  const resumes = (f) => f.session.catchUps + f.session.resyncs;
+  assert.equal(resumes(after), resumes(last.session), 'no catch-up or baseline decided on return');
+  // While hidden: a worker the machine starved for more than half a second falls behind and
+  // the session resyncs or catches up in the background (the gap rule), and the HUD says so.
+  // Seen only with three browsers at once on the loaded 2 cores; an idle machine must see none.
+  console.log(`# resumes decided while hidden: ${absence.resumesDuring} (catch-ups ${before.session.catchUps} -> ${after.session.catchUps}, ` +
+    `baselines ${before.session.baselines} -> ${after.session.baselines}); ${absence.lagOnReturn} ticks behind on return`);
+  if (STRICT) assert.equal(absence.resumesDuring, 0, 'no resume while hidden');
+  assert.deepEqual(after.verification.mismatches, []);
+  assertSaysAway(text, awayMs, spanMs);
+  assert.match(text, absence.resumesDuring === 0 ? /^hidden \d+\.\d s: stayed live in the background, [\d,]+ ticks verified meanwhile$/
+    : /^hidden \d+\.\d s: fell behind in the background (once|\d+ times), /);
 }
 
 describe('the page against `tandem serve`', { skip }, () => {
@@ -136,27 +173,36 @@ describe('the page against `tandem serve`', { skip }, () => {
     await page.close();
   });
 
-  test('hidden behind another tab for 5 s: verified again within 250 ms of becoming visible, no frame callback over 50 ms, and the HUD line says how', async () => {
+  test('hidden behind another tab for 5 s: the session in its worker went on verifying and acking while hidden, needed no catch-up on return, and the HUD says it stayed live', async () => {
     const page = await openPlaying();
     await verifiesTicks(page, 60, 10_000);
-    const { resume, state, spanMs } = await awayAndBack(page, hideBehindAnotherTab, 5000);
-    console.log(`# hidden 5 s: path ${resume.path}, HUD: ${state.resumeText}`);
-    assertWithin(resume.verifiedAfterMs, 250, 'hidden 5 s: verified again after');
-    assertWithin(state.frames.maxWorkMs, 50, 'hidden 5 s: longest frame callback after');
-    assertSaysAway(state.resumeText, 5000, spanMs);
-    assert.match(state.resumeText, /caught up|baseline/);
+    assert.equal(await page.evaluate(() => window.__tandem.sessionThread()), 'worker');
+    const result = await awayAndBack(page, hideBehindAnotherTab, 5000);
+    assertStayedLive(result, 5000);
     await assertLive(page, 'after 5 s hidden');
+    assert.equal(await page.evaluate(() => window.__tandem.loopFailure()), null);
     await page.close();
   });
 
-  test('hidden and frozen for 10 s: the socket closes, the page reconnects, takes a baseline and verifies again within 1 s of resuming (live progress sampled twice)', async () => {
+  test('minimised for 5 s: the session in its worker went on verifying and acking, needed no catch-up on return, and the HUD says it stayed live', async () => {
     const page = await openPlaying();
-    const before = await sessionFigures(page);
-    const { resume, state } = await awayAndBack(page, hideAndFreeze, 10_000);
-    const afterFigures = state.figures.session;
-    console.log(`# frozen 10 s: path ${resume.path}, verified again in ${resume.verifiedAfterMs.toFixed(1)} ms, baselines ${before.baselines} -> ${afterFigures.baselines}`);
-    assert.ok(afterFigures.baselines > before.baselines, 'a new baseline was taken');
-    assertWithin(resume.verifiedAfterMs, 1000, 'frozen 10 s: verified again after');
+    await verifiesTicks(page, 60, 10_000);
+    assertStayedLive(await awayAndBack(page, minimise, 5000), 5000);
+    await assertLive(page, 'after 5 s minimised');
+    await page.close();
+  });
+
+  test('hidden and frozen for 10 s: the worker stops with the page; on resume the session reconnects, takes a baseline and verifies again, and the HUD says so in words (live progress sampled twice)', async () => {
+    const page = await openPlaying();
+    await verifiesTicks(page, 60, 10_000);
+    const { before, after, absence, text } = await awayAndBack(page, hideAndFreeze, 10_000, { frozen: true });
+    console.log(`# frozen 10 s: resume path ${after.lastResume?.path}, verified again ${absence.verifiedAfterMs?.toFixed(1)} ms after resuming, ` +
+      `baselines ${before.session.baselines} -> ${after.session.baselines}; HUD: ${text}`);
+    assert.equal(absence.kind, 'frozen');
+    assert.equal(absence.reconnected, true, 'the socket a freeze closed was opened again');
+    assert.ok(after.session.baselines > before.session.baselines, 'a new baseline was taken');
+    assert.match(text, /^frozen \d+\.\d s: reconnected, resynced from a (\d+ KB )?snapshot, verified in \d+ ms$/);
+    assert.notEqual(absence.verifiedAfterMs, null, 'verified again after the resume');
     await assertLive(page, 'after a 10 s freeze');
     await page.close();
   });
@@ -182,12 +228,10 @@ describe('the page against `tandem serve`', { skip }, () => {
   test('?debug corruption: detected at the corrupted tick, the section named, healed by a baseline, green again', async () => {
     const page = await openPlaying('?debug');
     await verifiesTicks(page, 30, 10_000);
-    // The tick of the world the button corrupts, read in the same task as the click.
-    const before = await page.evaluate(() => {
-      const tick = window.__tandem.figures().tick;
-      document.getElementById('corrupt').click();
-      return tick;
-    });
+    // The tick of the world the button corrupted, as the session (in its worker) said when it did.
+    await page.evaluate(() => document.getElementById('corrupt').click());
+    await page.waitForFunction(() => /corrupted the local world once at tick \d+/.test(document.getElementById('action-result').textContent), null, { timeout: 5000 });
+    const before = Number(/at tick (\d+)/.exec(await page.textContent('#action-result'))[1]);
     await page.waitForFunction(() => window.__tandem.figures().verification.mismatches.length > 0, null, { timeout: 5000 });
     await page.waitForFunction(() => window.__tandem.figures().verification.mismatches[0].healed, null, { timeout: 5000 });
     const [m] = (await verification(page)).mismatches;
@@ -228,14 +272,13 @@ describe('the page against `tandem serve`', { skip }, () => {
   });
 
   // Long (a minute hidden): run with TANDEM_E2E_LONG=1.
-  test('hidden behind another tab for 60 s: verified again within 500 ms of becoming visible (catch-up or baseline, as the session decides), and the server held a bounded amount for that client meanwhile (/metrics)', { skip: LONG ? false : 'long: TANDEM_E2E_LONG=1' }, async () => {
+  test('hidden behind another tab for 60 s: the session in its worker stayed live the whole minute (no catch-up, no baseline on return), and the server held a bounded amount for that client meanwhile (/metrics)', { skip: LONG ? false : 'long: TANDEM_E2E_LONG=1' }, async () => {
     const page = await openPlaying();
     await verifiesTicks(page, 60, 10_000);
     const before = await env.server.metrics();
     assert.equal(before.tandem_ws_connections, 1, 'this page is the server\'s only client, so its totals are this client\'s');
-    // /metrics every 5 s while the page is hidden: what the server queues for it must stay
-    // bounded (flow control stops the stream of a client that does not ack) instead of
-    // growing with the absence.
+    // /metrics every 5 s while the page is hidden: what the server queues for it stays bounded
+    // (a live client acks, so its stream is never paused and nothing piles up).
     const samples = [];
     const hideAndSample = async (p) => {
       const restore = await hideBehindAnotherTab(p);
@@ -246,39 +289,19 @@ describe('the page against `tandem serve`', { skip }, () => {
           await sleep(5000);
         }
       })();
-      // The last sample is taken while the page is still hidden.
       return async () => {
         sampling = false;
         await sampler;
-        samples.push(await env.server.metrics());
         await restore();
       };
     };
-    const { resume, state, spanMs } = await awayAndBack(page, hideAndSample, 60_000);
-    const afterwards = await env.server.metrics();
+    const result = await awayAndBack(page, hideAndSample, 60_000);
     const queued = Math.max(...samples.map((m) => m.tandem_ws_write_queue_bytes));
-    const sentWhileAway = samples.at(-1).tandem_ws_bytes_sent_total - samples[0].tandem_ws_bytes_sent_total;
-    const messagesWhileAway = samples.at(-1).tandem_ws_frames_sent_total - samples[0].tandem_ws_frames_sent_total;
     const rssGrowth = Math.max(...samples.map((m) => m.process_resident_memory_bytes)) - before.process_resident_memory_bytes;
-    const pauses = afterwards.tandem_room_flow_control_pauses_total - before.tandem_room_flow_control_pauses_total;
-    console.log(`# hidden 60 s: path ${resume.path}, verified again in ${resume.verifiedAfterMs?.toFixed(1)} ms; HUD: ${state.resumeText}`);
-    console.log(`# hidden 60 s, server: ${samples.length} samples, most queued ${queued} B, sent while away ${sentWhileAway} B in ${messagesWhileAway} messages, ` +
-      `peak per connection ${afterwards.tandem_ws_write_queue_peak_bytes} B (cap ${afterwards.tandem_ws_write_queue_cap_bytes}), ` +
-      `RSS growth ${(rssGrowth / 2 ** 20).toFixed(1)} MiB, flow-control pauses ${pauses}`);
-    // Bounded: the room stopped streaming to the silent page (a flow-control pause) and sent it
-    // at most one flow window (FLOW_WINDOW_TICKS frames, FLOW_WINDOW_BYTES) over the whole
-    // minute, where an unbounded stream would be 60 s of frames (3,600 messages); nothing
-    // stayed queued beyond that window.
-    assert.ok(pauses >= 1, 'the room paused the stream of the page that stopped acking');
-    assert.ok(messagesWhileAway <= FLOW_WINDOW_TICKS + 10, `sent while away: ${messagesWhileAway} messages`);
-    assert.ok(sentWhileAway <= FLOW_WINDOW_BYTES, `sent while away: ${sentWhileAway} B`);
+    console.log(`# hidden 60 s, server: ${samples.length} samples, most queued ${queued} B, RSS growth ${(rssGrowth / 2 ** 20).toFixed(1)} MiB`);
+    assertStayedLive(result, 60_000);
     assert.ok(queued <= FLOW_WINDOW_BYTES, `queued while away: ${queued} B`);
-    assertWithin(resume.verifiedAfterMs, 500, 'hidden 60 s: verified again after');
-    assertSaysAway(state.resumeText, 60_000, spanMs);
-    assert.match(state.resumeText, /caught up|baseline/);
-    assert.ok(afterwards.tandem_ws_write_queue_peak_bytes <= afterwards.tandem_ws_write_queue_cap_bytes);
     assert.ok(rssGrowth <= 16 * 2 ** 20, `server RSS grew ${rssGrowth} B while the page was away`);
-    assert.deepEqual((await verification(page)).mismatches, []);
     await assertLive(page, 'after 60 s hidden');
     await page.close();
   });

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { describe, test } from 'node:test';
 import { repoRoot } from './lib/harness.mjs';
-import { groupDigits, resumeLine } from '../../web/hud.mjs';
+import { absenceLine, groupDigits, resumeLine } from '../../web/hud.mjs';
 import { feedLifecycle } from '../../web/lifecycle.mjs';
 import { parseOptions } from '../../web/options.mjs';
 import { EARLY_MAX_EVENTS, Transport, reconnectDelayMs } from '../../web/transport.mjs';
@@ -26,6 +26,31 @@ describe('the HUD resume line', () => {
   test('says when it is still waiting, and nothing when there was no absence', () => {
     assert.equal(resumeLine({ awayMs: 61_000, path: 'baseline', baselineBytes: 0, verifiedAfterMs: null }), 'away 61.0 s: waiting for a baseline…');
     assert.equal(resumeLine(null), 'no absence yet');
+  });
+});
+
+describe('the HUD absence line of a session in its worker', () => {
+  const hidden = { kind: 'hidden', ongoing: false, awayMs: 8000, verifiedWhileAway: 480, resumesDuring: 0, reconnected: false, resyncedSince: false, verifiedAfterMs: null };
+  test('a hidden tab whose worker verified all along says it stayed live, and how many ticks it verified', () => {
+    assert.equal(absenceLine({ absence: hidden, lastResume: null }), 'hidden 8.0 s: stayed live in the background, 480 ticks verified meanwhile');
+  });
+  test('a hidden tab whose session still had to resume says it fell behind, then how it came back', () => {
+    assert.equal(absenceLine({ absence: { ...hidden, resumesDuring: 1 }, lastResume: { awayMs: 1200, path: 'catch_up', ticks: 72, frames: 3, verifiedAfterMs: 40 } }),
+      'hidden 8.0 s: fell behind in the background once, caught up 72 ticks, verified in 40 ms');
+    assert.equal(absenceLine({ absence: { ...hidden, resumesDuring: 2 }, lastResume: { awayMs: 900, path: 'baseline', baselineBytes: 25_219, verifiedAfterMs: 63 } }),
+      'hidden 8.0 s: fell behind in the background 2 times, resynced from a 25 KB snapshot, verified in 63 ms');
+  });
+  test('a frozen tab says it reconnected and resynced from a snapshot of the size taken, and when it verified', () => {
+    const frozen = { ...hidden, kind: 'frozen', awayMs: 10_000, reconnected: true, resyncedSince: true, verifiedAfterMs: 180.4 };
+    assert.equal(absenceLine({ absence: frozen, lastResume: { awayMs: 10_000, path: 'baseline', baselineBytes: 25_219, verifiedAfterMs: 170 } }),
+      'frozen 10.0 s: reconnected, resynced from a 25 KB snapshot, verified in 180 ms');
+    // The socket's close reached the session before the resume (nothing to weigh): still a resync, of a size the resume does not know.
+    assert.equal(absenceLine({ absence: frozen, lastResume: { awayMs: 10_000, path: 'idle', frames: 600, verifiedAfterMs: null } }),
+      'frozen 10.0 s: reconnected, resynced from a snapshot, verified in 180 ms');
+    assert.equal(absenceLine({ absence: { ...frozen, verifiedAfterMs: null }, lastResume: null }), 'frozen 10.0 s: reconnected, resynced from a snapshot, verifying…');
+  });
+  test('no absence record (an adapter on the main thread): the session\'s resume line', () => {
+    assert.equal(absenceLine({ absence: null, lastResume: null }), 'no absence yet');
   });
 });
 
@@ -209,6 +234,24 @@ describe('the lifecycle feeder', () => {
     fire(win, 'pageshow', 900, { persisted: true });
     assert.deepEqual(calls, [['suspend', 10], ['resume', 900]]);
     assert.deepEqual(feeder.log.map((e) => e.event), ['pagehide', 'pageshow']);
+  });
+  test('a target with onLifecycle (the session in its worker) is given every change of the reasons, hidden included', () => {
+    const doc = new EventTarget();
+    doc.visibilityState = 'visible';
+    const win = new EventTarget();
+    const calls = [];
+    let now = 0;
+    feedLifecycle({ onLifecycle: (t, away) => calls.push([t, away]), onSuspend: () => calls.push('suspend'), onResume: () => calls.push('resume') },
+      { document: doc, window: win, now: () => now });
+    const fire = (type, at) => { now = at; doc.dispatchEvent(new Event(type)); };
+    doc.visibilityState = 'hidden';
+    fire('visibilitychange', 10);
+    fire('freeze', 20);
+    fire('resume', 5000);
+    doc.visibilityState = 'visible';
+    fire('visibilitychange', 5010);
+    const away = (hidden, frozen) => ({ hidden, frozen, unloaded: false });
+    assert.deepEqual(calls, [[10, away(true, false)], [20, away(true, true)], [5000, away(true, false)], [5010, away(false, false)]]);
   });
   test('stop() removes its listeners', () => {
     const { doc, calls, fire, feeder } = fakePage();

@@ -149,19 +149,28 @@ export function baseline(tick, snapshot) {
 }
 
 // A replay's records: "TNDR" | u16 format | u16 protocol | u64 fingerprint | (u32 length | message)*
+// | u32 0, the end marker a finished file ends with (`ended`: it is there).
 export function replayRecords(bytes) {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (b.subarray(0, 4).toString('latin1') !== 'TNDR') throw new Error('not a replay');
   const records = [];
-  for (let at = 16; at < b.length;) {
+  let ended = false;
+  for (let at = 16; at + 4 <= b.length;) {
     const length = b.readUInt32LE(at);
+    if (length === 0) {
+      ended = true;
+      break;
+    }
     records.push({ offset: at, message: new Uint8Array(b.subarray(at + 4, at + 4 + length)) });
     at += 4 + length;
   }
-  return { fingerprint: Buffer.from(b.subarray(8, 16)), records };
+  return { fingerprint: Buffer.from(b.subarray(8, 16)), records, ended };
 }
 
-// A replay of `bytes`'s header and the given messages as its records, in order.
+// The end marker: a replay's writer that finished appends it after its last record.
+export const REPLAY_END = Uint8Array.of(0, 0, 0, 0);
+
+// A finished replay of `bytes`'s header and the given messages as its records, in order.
 export function replayOf(bytes, messages) {
   const parts = [Buffer.from(bytes.buffer, bytes.byteOffset, 16)];
   for (const m of messages) {
@@ -169,5 +178,6 @@ export function replayOf(bytes, messages) {
     length.writeUInt32LE(m.length, 0);
     parts.push(length, Buffer.from(m));
   }
+  parts.push(Buffer.from(REPLAY_END));
   return Buffer.concat(parts);
 }

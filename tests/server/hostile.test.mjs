@@ -114,7 +114,7 @@ test('a close code of 5000 or more is refused with 1002, not echoed', async () =
   }
 });
 
-test('a ping flood from a peer that never reads costs bounded memory, counted in /metrics', { todo: 'issue 23: not fixed yet (pongs against the write cap, ping budget, per-address budgets)' }, async () => {
+test('a ping flood from a peer that never reads costs bounded memory, counted in /metrics', async () => {
   // Pings allowed without limit here, so only the write cap bounds the pongs.
   const cap = 64 * 1024;
   const server = await startServer({ fixture: ['--queue-cap', String(cap), '--pings-per-second', '0'] });
@@ -134,6 +134,13 @@ test('a ping flood from a peer that never reads costs bounded memory, counted in
         await sleep(20);
       }
     }
+    // The kernel's buffers take the first pongs (the server's send buffer, fixed at 64 KiB, and
+    // this client's receive buffer); the queue fills after them, at the pace the server reads
+    // pings, which a loaded machine slows: the figures are watched until it has.
+    for (let w = 0; w < 200 && peakQueued === 0; ++w) {
+      await sleep(50);
+      peakQueued = Math.max(peakQueued, (await metrics(server.port)).values.tandem_ws_write_queue_bytes);
+    }
     await sleep(500);
     const { values } = await metrics(server.port);
     peakQueued = Math.max(peakQueued, values.tandem_ws_write_queue_bytes);
@@ -149,7 +156,7 @@ test('a ping flood from a peer that never reads costs bounded memory, counted in
   }
 });
 
-test('pings beyond the per-connection rate close the pinger with 1008 ping_rate', { todo: 'issue 23: not fixed yet (pongs against the write cap, ping budget, per-address budgets)' }, async () => {
+test('pings beyond the per-connection rate close the pinger with 1008 ping_rate', async () => {
   const server = await startServer();
   try {
     const c = await rawWebSocket(server.port);
@@ -177,7 +184,7 @@ function openRaw(port, localAddress, bytes) {
   });
 }
 
-test('slowloris: unfinished requests beyond the per-address budget are refused at once, the rest dropped at the 5 s header deadline, others unaffected', { todo: 'issue 23: not fixed yet (pongs against the write cap, ping budget, per-address budgets)' }, async () => {
+test('slowloris: unfinished requests beyond the per-address budget are refused at once, the rest dropped at the 5 s header deadline, others unaffected', async () => {
   const server = await startServer({ fixture: ['--handshakes-per-address', '8', '--connections-per-address', '32'] });
   const watcher = await bystander(server.port);
   try {
@@ -207,7 +214,7 @@ test('slowloris: unfinished requests beyond the per-address budget are refused a
   }
 });
 
-test('connections per address are capped with a stated reason; other addresses still connect', { todo: 'issue 23: not fixed yet (pongs against the write cap, ping budget, per-address budgets)' }, async () => {
+test('connections per address are capped with a stated reason; other addresses still connect', async () => {
   const server = await startServer({ fixture: ['--connections-per-address', '10'] });
   try {
     const held = [];

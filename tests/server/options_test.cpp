@@ -76,6 +76,21 @@ TEST_CASE("every flag is read, as --flag value and as --flag=value") {
     CHECK(joined->options.game_values == std::vector<std::pair<std::string, std::string>>{{"--tick-hz", "5"}});
 }
 
+TEST_CASE("--per-address-limit N is kept as given, and unset by default") {
+    CHECK_FALSE(parse({})->options.per_address_limit);
+    CHECK(parse({"--per-address-limit", "2000"})->options.per_address_limit == 2000u);
+}
+
+TEST_CASE("--help states the per-address budgets and the transport's limits with their default values") {
+    const std::string text = serve_help_text();
+    CHECK(text.find("--per-address-limit N") != std::string::npos);
+    CHECK(text.find("(default 64 and 16; loopback") != std::string::npos);
+    CHECK(text.find("within 5 s") != std::string::npos);
+    CHECK(text.find("4 pings a second after a burst of 8") != std::string::npos);
+    CHECK(text.find("1008 ping_rate") != std::string::npos);
+    CHECK(text.find("at most 1 MiB queued") != std::string::npos);
+}
+
 TEST_CASE("--help wins wherever it stands") {
     CHECK(parse({"--help"})->help);
     CHECK(parse({"--port", "1", "-h"})->help);
@@ -109,7 +124,7 @@ TEST_CASE("without a game's flags or scenarios, the kit's flags alone are accept
     const auto r = parse_serve_args(std::vector<std::string_view>{"--tick-hz", "30"});
     REQUIRE_FALSE(r);
     CHECK(r.message() == "unknown option '--tick-hz' (accepted: --host, --port, --web, --pkg, --input-delay, "
-                         "--max-players, --max-watchers, --resume-grace, --record, --allow-origin, --help)");
+                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --allow-origin, --help)");
     CHECK_FALSE(parse_serve_args(std::vector<std::string_view>{"--scenario", "orbits"}));
 }
 
@@ -124,6 +139,7 @@ TEST_CASE("each command-line mistake names the flag and what is accepted") {
     CHECK(refusal({"--host", "1.2.3"}).starts_with("--host expects an IP address"));
     CHECK(refusal({"--input-delay", "601"}) == "--input-delay expects a whole number in 0..600 (got '601')");
     CHECK(refusal({"--max-players", "100001"}).starts_with("--max-players expects a whole number in 0..100000"));
+    CHECK(refusal({"--per-address-limit", "0"}) == "--per-address-limit expects a whole number in 1..100000 (got '0')");
     CHECK(refusal({"--resume-grace", "3601"}) == "--resume-grace expects a whole number in 0..3600 (got '3601')");
     CHECK(refusal({"--crowd", "5", "--scenario", "orbits"}) ==
           "--crowd and --scenario are exclusive (a scenario fixes its own crowd)");
@@ -136,7 +152,7 @@ TEST_CASE("each command-line mistake names the flag and what is accepted") {
     CHECK(refusal({"--allow-origin", "example.com"}).starts_with("--allow-origin expects an origin"));
     CHECK(refusal({"--record", ""}).starts_with("--record expects a file path"));
     CHECK(refusal({"serve"}) == "unknown option 'serve' (accepted: --host, --port, --web, --pkg, --scenario, --tick-hz, "
-                                "--crowd, --input-delay, --max-players, --max-watchers, --resume-grace, --record, --allow-origin, --help)");
+                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --allow-origin, --help)");
     CHECK(refusal({"--verbose"}).starts_with("unknown option '--verbose'"));
 }
 

@@ -100,7 +100,9 @@ private:
 }  // namespace
 
 // usage: tandem_test_server [--frame-bytes N] [--max-message N] [--queue-cap N]
-//          [--idle-ms N] [--handshake-ms N] [--close-ms N] [--http-idle-ms N] [--echo 0|1] -- SERVE-ARGS...
+//          [--idle-ms N] [--handshake-ms N] [--close-ms N] [--http-idle-ms N] [--request-ms N]
+//          [--pings-per-second N] [--connections-per-address N] [--handshakes-per-address N]
+//          [--echo 0|1] -- SERVE-ARGS...
 // SERVE-ARGS are `tandem serve`'s, for a stand-in "game" with two flags of its own (--tick-hz,
 // and --size, which a scenario fixes) and two scenarios (one, two), so the command's handling
 // of a game's flags is exercised too.
@@ -130,6 +132,10 @@ int main(int argc, char** argv) {
         else if (flag == "--close-ms") limits.close_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
         else if (flag == "--echo") echo = value != 0;
         else if (flag == "--http-idle-ms") limits.http_idle_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
+        else if (flag == "--request-ms") limits.request_timeout_ns = static_cast<int64_t>(value) * 1'000'000;
+        else if (flag == "--pings-per-second") limits.pings_per_second = static_cast<uint32_t>(value);
+        else if (flag == "--connections-per-address") limits.connections_per_address = static_cast<uint32_t>(value);
+        else if (flag == "--handshakes-per-address") limits.handshakes_per_address = static_cast<uint32_t>(value);
         else {
             std::cerr << "tandem_test_server: unknown option " << flag << "\n";
             return 2;

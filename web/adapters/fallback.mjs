@@ -31,6 +31,7 @@ export class FallbackAdapter {
   get modeLabel() { return this.#inner.modeLabel; }
   get arenaSize() { return this.#inner.arenaSize; }
   get inner() { return this.#inner; }
+  get firstVerifiedAtMs() { return this.#inner.firstVerifiedAtMs ?? null; }
 
   advance(nowMs, budgetMs) {
     // Watched only until the socket first opens (or the switch is made): one look a frame.
@@ -55,6 +56,19 @@ export class FallbackAdapter {
       // stays, and reconnects with backoff should the server come back.
       console.error('tandem: the offline mode did not load', error);
     });
+  }
+
+  // The page's lifecycle whole: a session in a worker stays live while only hidden; an adapter
+  // on this thread is suspended by any absence.
+  onLifecycle(nowMs, away) {
+    if (typeof this.#inner.onLifecycle === 'function') {
+      this.#suspendedAtMs = away.hidden || away.frozen || away.unloaded ? (this.#suspendedAtMs ?? nowMs) : null;
+      this.#inner.onLifecycle(nowMs, away);
+    } else if (away.hidden || away.frozen || away.unloaded) {
+      if (this.#suspendedAtMs === null) this.onSuspend(nowMs);
+    } else if (this.#suspendedAtMs !== null) {
+      this.onResume(nowMs);
+    }
   }
 
   onSuspend(nowMs) { this.#suspendedAtMs = nowMs; this.#inner.onSuspend(nowMs); }

@@ -7,6 +7,7 @@
 // two more files.
 import { FallbackAdapter } from './fallback.mjs';
 import { SessionAdapter } from './session.mjs';
+import { WorkerSessionAdapter } from './worker-session.mjs';
 
 /**
  * @param {object} tandem the loaded ES module
@@ -43,12 +44,13 @@ function choose(tandem, options, early) {
   if (options.scenario !== null) return local('?scenario: no server involved');
   if (options.offline) return offline('asked for with ?offline');
   if (typeof tandem.ClientSession !== 'function') return local('this build of the module has no client session yet');
-  const session = new SessionAdapter(tandem, options, early);
+  // The session in its worker (early.mjs started it), or on this thread with ?session=main.
+  const session = early?.kind === 'worker' ? new WorkerSessionAdapter(early, options) : new SessionAdapter(tandem, options, early);
   const sessionCheck = session.actions.checkAgainstNative;
   return new FallbackAdapter(session, () => offline(`no server at ${options.serverUrl}`), {
     // With a server, the scenario against its native stream and the session's own re-run of
     // what the server sent (a replay checked in this build).
-    server: async () => `${await check(true)()} · received match: ${sessionCheck()}`,
+    server: async () => `${await check(true)()} · received match: ${await sessionCheck()}`,
     offline: check(false),
   });
 }

@@ -13,7 +13,7 @@ export class SessionAdapter {
   modeLabel;
   #session;
   #transport;
-  #connection = { state: 'connecting', label: 'connecting', everOpened: false };
+  #connection = { state: 'connecting', label: 'connecting', everOpened: false, opens: 0 };
   // Frames spent from a resume until the session verified again (the HUD's "in N frames"):
   // counted here because only the page knows what a frame is.
   #resumeFrames = null;
@@ -48,12 +48,18 @@ export class SessionAdapter {
       retryDelayMs: () => this.#session.reconnectDelayMs,
       // everOpened stays true once the socket has opened: a page that samples the state once
       // a frame could otherwise see only the refusal's close and take it for no server at all.
-      onState: (s) => { this.#connection = { ...connectionOf(s), everOpened: this.#connection.everOpened || s.state === 'open' }; },
+      // opens counts the times it opened (a reconnection after an absence is one more).
+      onState: (s) => {
+        const opened = s.state === 'open';
+        this.#connection = { ...connectionOf(s), everOpened: this.#connection.everOpened || opened,
+          opens: this.#connection.opens + (opened ? 1 : 0) };
+      },
     };
     this.actions = {
       checkAgainstNative: () => this.#session.checkAgainstNative(),
       downloadReplay: () => ({ name: `tandem-${Date.now()}.replay`, bytes: this.#session.exportReplay() }),
-      corrupt: debug ? () => this.#session.corruptOnce() : undefined,
+      // The tick of the world corrupted (the mismatch is due at the next one or two).
+      corrupt: debug ? () => { const { tick } = this.#session.figures(); this.#session.corruptOnce(); return { tick }; } : undefined,
     };
     if (early === null) {
       this.#transport = new Transport(serverUrl, handlers);

@@ -267,7 +267,13 @@ public:
     // The replay file of what this session received: header, Welcome, Baselines and Frames
     // in order, Sections. Frames discarded while waiting for a baseline are not in it, so a
     // gap in its frames is always followed by a Baseline.
-    std::vector<uint8_t> export_replay() const { return replay_; }
+    std::vector<uint8_t> export_replay() const {
+        // The export is the match as received so far, finished here: it ends with the end
+        // marker, unless records were dropped at the cap (then it reads as cut short, which it is).
+        std::vector<uint8_t> file = replay_;
+        if (!replay_full_) append_replay_end(file);
+        return file;
+    }
 
     // Debug: changes the held state as `corrupt` says (the game's side knows what to break),
     // so the next applied tick's digest disagrees with the room's. Nothing when no state is held.

@@ -340,9 +340,11 @@ public:
 
     // A replay of the match from now on (replay.hpp's format): a Welcome as a watcher gets it,
     // a Baseline of the state now, then per tick its Frame and Sections. take_recording
-    // appends the bytes recorded since the last call.
+    // appends the bytes recorded since the last call. end_recording (and shut_down) appends
+    // the end marker and records nothing more: a file without it was cut short.
     void start_recording();
     void take_recording(std::vector<uint8_t>& out);
+    void end_recording();
 
 private:
     using Bytes = std::shared_ptr<const std::vector<uint8_t>>;
@@ -453,6 +455,7 @@ private:
     Bytes baseline_;                     // encoded at most once per tick
     std::vector<sim::Input<G>> inputs_;  // reused from tick to tick
     bool recording_ = false;
+    bool recording_started_ = false;
     std::vector<uint8_t> recorded_;
 };
 
@@ -587,6 +590,7 @@ void Room<G>::refuse(Client& c, ErrorCode code, std::string_view text, CloseReas
 template <sim::Simulation G>
 void Room<G>::shut_down(int64_t) {
     shutting_down_ = true;
+    end_recording();
     for (Client& c : clients_) {
         if (c.stage != Client::Stage::closed) refuse(c, ErrorCode::shutting_down, "the server is stopping", CloseReason::shutting_down);
     }
@@ -1060,7 +1064,8 @@ std::optional<ClientFigures> Room<G>::client(uint32_t id) const {
 // ---- Recording ----------------------------------------------------------------------------
 template <sim::Simulation G>
 void Room<G>::start_recording() {
-    if (recording_) return;
+    if (recording_started_) return;   // once: a second header after the end marker would be no file
+    recording_started_ = true;
     recording_ = true;
     append_replay_header<G>(recorded_);
     std::vector<uint8_t> welcome;
@@ -1068,6 +1073,13 @@ void Room<G>::start_recording() {
                                    config_.game));
     append_replay_record(recorded_, welcome);
     append_replay_record(recorded_, *baseline_now());
+}
+
+template <sim::Simulation G>
+void Room<G>::end_recording() {
+    if (!recording_) return;
+    recording_ = false;
+    append_replay_end(recorded_);
 }
 
 template <sim::Simulation G>

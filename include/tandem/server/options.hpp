@@ -55,6 +55,10 @@ struct ServeOptions {
     std::optional<uint32_t> input_delay_ticks;     // unset: the room's default
     std::optional<uint32_t> max_players;
     std::optional<uint32_t> max_watchers;
+    // --per-address-limit N: every per-address budget (connections, unfinished requests) set
+    // to N, for a load test from one machine or clients all behind one proxy. Unset: the
+    // transport's defaults (TransportLimits).
+    std::optional<uint32_t> per_address_limit;
     std::optional<uint32_t> resume_grace_seconds;  // unset: the room's default (30 s)
     std::string record_path;                       // "" = no replay written
     std::vector<std::string> allowed_origins;      // normalised; added to the defaults

@@ -54,7 +54,13 @@ ServeGame serve_game(const GameServe<G>& game) {
         };
     }
     out.routes = game.routes;
+    for (const HttpRoute& route : game.routes) out.flags.insert(out.flags.end(), route.flags.begin(), route.flags.end());
     out.make_room = [game](const ServeOptions& options) -> Result<std::unique_ptr<RoomPort>, ServeUsageError> {
+        // The routes read their own flags (and the directories) here, before anything is served.
+        for (const HttpRoute& route : game.routes) {
+            if (!route.configure) continue;
+            if (auto problem = route.configure(options)) return ServeUsageError{*problem};
+        }
         net::RoomConfig<G> config;
         if constexpr (sim::Scripted<G>) {
             if (!options.scenario.empty()) {

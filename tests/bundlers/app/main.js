@@ -21,8 +21,16 @@ async function main() {
   } catch (error) {
     refusal = { isInputError: error instanceof InputError, code: error.code };
   }
+  // The same package in a module worker: its URL must survive bundling, and so must the
+  // .wasm the worker's copy of the package fetches.
+  const inWorker = await new Promise((resolve) => {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = (event) => resolve(event.data);
+    worker.onerror = (event) => resolve({ error: `the worker did not run: ${event.message ?? 'no message'}` });
+  });
   return {
     version: tandem.version,
+    worker: inWorker,
     fingerprint: tandem.fingerprint,
     streams,
     restored: restored.digest() === world.digest() && restored.tick === 2,

@@ -120,14 +120,18 @@ export async function screenshot(page, name) {
 /**
  * The HUD's resume line says how long the page was away: at least `awayMs` (the time the test
  * stayed away), at most `spanMs` (from starting to hide it to seeing it shown again), with the
- * line's 0.1 s rounding either way.
+ * line's 0.1 s rounding either way. The line starts with what the absence was: "hidden" or
+ * "frozen" (the session in its worker knows), or "away" (an adapter on the main thread).
  */
 export function assertSaysAway(text, awayMs, spanMs) {
-  const match = /^away (\d+\.\d) s: /.exec(text);
+  const match = ABSENCE_LINE.exec(text);
   assert.ok(match, `resume line: ${text}`);
-  const said = Number(match[1]) * 1000;
-  assert.ok(said >= awayMs - 100 && said <= spanMs + 100, `resume line says ${match[1]} s; away ${awayMs} ms within a span of ${spanMs} ms`);
+  const said = Number(match[2]) * 1000;
+  assert.ok(said >= awayMs - 100 && said <= spanMs + 100, `resume line says ${match[2]} s; away ${awayMs} ms within a span of ${spanMs} ms`);
 }
+
+/** The HUD's absence line: what the absence was (match[1]) and how long (match[2], in s). */
+export const ABSENCE_LINE = /^(away|hidden|frozen|in the back-forward cache) (\d+\.\d) s: /;
 
 /** The native binary the session tests run (`tandem serve`); TANDEM_BIN overrides it. */
 export const tandemBinary = process.env.TANDEM_BIN ?? join(repoRoot, 'build/native/src/cli/tandem');
