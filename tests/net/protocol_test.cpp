@@ -1,10 +1,11 @@
-// Properties of src/net/protocol.cpp (the opaque codec, protocol version 2) and of
+// Properties of src/net/protocol.cpp (the opaque codec, protocol version 3) and of
 // game_codec.hpp over the arena: every message's bytes equal the layout documented in
 // protocol.hpp, written out here by hand (never produced by the encoder); every message
 // round-trips; every ProtocolError is reached by a crafted message, by the codec or by the
 // typed layer; every truncation of every message is refused without reading past the end (each
 // prefix is a fresh exact-size buffer, so ASan sees any over-read); a frame count larger than
-// its bytes is refused before anything is reserved; an error text is cut at a UTF-8 boundary.
+// its bytes is refused before anything is reserved; an error text is cut at a UTF-8 boundary;
+// a hello and a welcome end with a 16-byte resume token or none.
 #include "tandem/net/protocol.hpp"
 
 #include <catch2/catch.hpp>
