@@ -50,7 +50,7 @@ struct ServerMetrics::Impl {
     prometheus::Family<prometheus::Counter>* connections_refused = nullptr;
     prometheus::Family<prometheus::Counter>* http_closed = nullptr;
 
-    MirroredCounter frames_sent, bytes_sent, frames_received, bytes_received, accepted;
+    MirroredCounter frames_sent, bytes_sent, frames_received, bytes_received, accepted, reads_held;
     MirroredCounter frames_built, baselines, pauses, rate_limited, desyncs;
     prometheus::Gauge* connections = nullptr;
     prometheus::Gauge* players = nullptr;
@@ -126,6 +126,9 @@ struct ServerMetrics::Impl {
         bytes_received.counter =
             counter("tandem_ws_bytes_received_total", "Payload bytes of the messages read from clients.");
         accepted.counter = counter("tandem_ws_connections_accepted_total", "WebSocket handshakes accepted.");
+        reads_held.counter = counter("tandem_ws_reads_held_total",
+                                     "Reads held back from a peer whose write queue could not take the pongs of one "
+                                     "more read (resumed once it drains).");
         frames_built.counter = counter("tandem_room_frames_built_total", "Tick frames the room encoded (once each).");
         baselines.counter = counter("tandem_room_baselines_sent_total", "Baseline snapshots the room sent.");
         pauses.counter = counter("tandem_room_flow_control_pauses_total",
@@ -209,6 +212,7 @@ std::string ServerMetrics::render(const TransportFigures& t, const RoomFigures& 
     m.frames_received.sync(t.frames_received);
     m.bytes_received.sync(t.bytes_received);
     m.accepted.sync(t.connections_accepted);
+    m.reads_held.sync(t.reads_held);
     m.frames_built.sync(room.frames_built);
     m.baselines.sync(room.baselines_sent);
     m.pauses.sync(room.flow_control_pauses);

@@ -25,6 +25,7 @@ struct TransportFigures {
     uint64_t write_queue_bytes = 0;       // all connections, now
     uint64_t write_queue_peak_bytes = 0;  // the most one connection ever held
     uint64_t write_queue_cap_bytes = 0;
+    uint64_t reads_held = 0;              // reads held back because a connection's queue was full
 };
 
 // How many recent ticks the lateness quantiles are taken over: 17 s at 60 Hz, so a 20 s

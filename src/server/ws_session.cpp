@@ -17,6 +17,7 @@ namespace tandem::server::detail {
 void SocketGate::hand_over(std::span<const uint8_t> bytes) { owner_->write_control(bytes); }
 bool SocketGate::reading_allowed(size_t read_bytes) const { return owner_->reading_allowed(read_bytes); }
 void SocketGate::before_read() { owner_->before_read(); }
+void SocketGate::read_held_back() { ++owner_->server().figures().reads_held; }
 void SocketGate::teardown_after_writes(std::function<void()> done) {
     owner_->when_written([this, done = std::move(done)] {
         error_code ignored;

@@ -52,6 +52,7 @@ public:
             [this](auto handler, const MutableBuffers& b) {
                 before_read();
                 if (!reading_allowed(asio::buffer_size(b))) {
+                    read_held_back();
                     auto held = std::make_shared<std::decay_t<decltype(handler)>>(std::move(handler));
                     held_read_ = [this, held, b] { start_read(b, std::move(*held)); };
                     return;
@@ -100,6 +101,7 @@ private:
     void hand_over(std::span<const uint8_t> bytes);
     bool reading_allowed(size_t read_bytes) const;
     void before_read();
+    void read_held_back();
     template <class MutableBuffers, class Handler>
     void start_read(const MutableBuffers& b, Handler&& handler) {
         if (pipelined_.empty()) {
@@ -147,6 +149,7 @@ public:
     // For SocketGate: whether a read of `read_bytes` may start now (see WriteQueue::reading_allowed).
     bool reading_allowed(size_t read_bytes) const;
     void drop_held_read() { ws_.next_layer().drop_held_read(); }
+    Server& server() { return server_; }
 
     // ---- the writer, for SocketGate ----
     // Bytes Beast wrote (whole frames, or the handshake's HTTP answer), sent next between frames.

@@ -188,6 +188,7 @@ test('a ping flood from a peer the room has paused is held at the write cap: rea
     assert.ok(peak > cap / 2, `the queue never filled (peak ${peak})`);
     assert.ok(peak <= cap, `pongs took the queue to ${peak}, past its cap ${cap}`);
     assert.equal(values.tandem_ws_connections, 2, 'the pinger was closed instead of held');
+    assert.ok(values.tandem_ws_reads_held_total >= 1, 'no read was held back');
     // Reading again drains the queue and lets the server read the rest of the pings.
     // Counted as bytes (an empty pong is 2), not parsed: parsing 600,000 frames would load
     // this process, which also times the bystander.
