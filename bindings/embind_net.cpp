@@ -243,7 +243,9 @@ val session_figures(const SessionBox& b) {
                                  js_field("bytesIn", &F::bytes_in), js_field("bytesOut", &F::bytes_out),
                                  js_field("bytesInPerSec", &F::bytes_in_per_sec), js_field("bytesOutPerSec", &F::bytes_out_per_sec),
                                  js_field("malformedIn", &F::malformed_in), js_field("framesIgnored", &F::frames_ignored),
-                                 js_field("inputsSent", &F::inputs_sent), js_field("inputsApplied", &F::inputs_applied));
+                                 js_field("inputsSent", &F::inputs_sent), js_field("inputsApplied", &F::inputs_applied),
+                                 js_field("resumable", &F::resumable), js_field("resumed", &F::resumed),
+                                 js_field("resumes", &F::resumes));
     o.set("role", std::string(f.role == net::Role::play ? "play" : "watch"));
     o.set("player", f.player == net::watcher_id ? val::null() : val(f.player));
     o.set("lastMismatchSections", f.last_mismatch_sections_known ? names_js(f.last_mismatch_sections) : val::null());

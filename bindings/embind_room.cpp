@@ -129,7 +129,8 @@ val room_take_outbox(RoomBox& b) {
 
 constexpr std::array close_reasons{net::CloseReason::protocol_error, net::CloseReason::rate_limited,
                                    net::CloseReason::room_full,      net::CloseReason::too_slow,
-                                   net::CloseReason::idle,           net::CloseReason::shutting_down};
+                                   net::CloseReason::idle,           net::CloseReason::shutting_down,
+                                   net::CloseReason::resume_refused, net::CloseReason::resumed_elsewhere};
 
 val room_stats(const RoomBox& b) {
     using S = net::RoomStats;

@@ -156,6 +156,9 @@ export function makeNet(m, { World, knobs, show, number, integer, own, release, 
     const healed = f.verifiedTick > f.lastMismatchTick;
     return {
       me: f.player,
+      // The seat this connection took back with its resume token (the token itself stays in
+      // the session), null after a fresh join: the page says "reconnected as player N".
+      reconnectedAs: f.resumed ? f.player : null,
       players: f.players,
       tick: f.tick,
       serverTick: f.serverTick,

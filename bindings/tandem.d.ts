@@ -780,6 +780,8 @@ export interface SessionFieldDifference {
 /** web/adapters/README.md's figures; `session` holds every figure of the C++ session. */
 export interface SessionFigures {
   me: number | null;
+  /** The player id this connection got back with the session's resume token; null after a fresh join. */
+  reconnectedAs: number | null;
   players: Score[];
   tick: number | null; serverTick: number; lagTicks: number;
   verification: {

@@ -106,7 +106,7 @@ export class Hud {
   #text(f) {
     const badge = $('connection');
     badge.dataset.state = f.connection.state;
-    badge.textContent = f.connection.label;
+    badge.textContent = f.reconnectedAs == null ? f.connection.label : `${f.connection.label}, reconnected as player ${f.reconnectedAs}`;
     $('mode').textContent = f.modeLabel;
     $('tick').textContent = f.tick === null ? '–' : groupDigits(f.tick);
     $('server-tick').textContent = f.serverTick == null ? '–' : groupDigits(f.serverTick);

@@ -28,13 +28,14 @@ constexpr uint64_t max_ticks = 100'000'000;
 
 // ---- What the command line accepts ------------------------------------------------------
 
-enum class Flag : uint8_t { game, scenario, ticks, every, format, from, tick, out, dump_at, world };
+enum class Flag : uint8_t { game, scenario, ticks, every, format, from, tick, out, dump_at, world, allow_truncated };
 
 struct FlagSpec {
     Flag flag;
     std::string_view name;      // as typed
     std::string_view value;     // its value in a usage line ("" for --format: the format names)
     std::string_view expects;   // what a value must be ("" for --scenario, --format: the accepted names)
+    bool takes_value = true;    // false: a switch, given alone (--allow-truncated)
 };
 constexpr FlagSpec flag_specs[] = {
     {Flag::game, "--game", "GAME", ""},
@@ -47,6 +48,7 @@ constexpr FlagSpec flag_specs[] = {
     {Flag::out, "--out", "FILE", "the file to write"},
     {Flag::dump_at, "--dump-at", "TICK", "a whole number of ticks"},
     {Flag::world, "--world", "FILE", "a world file (scenario and ticks; see 'tandem run --help')"},
+    {Flag::allow_truncated, "--allow-truncated", "", "", false},
 };
 
 struct FormatName {
@@ -65,7 +67,7 @@ constexpr FlagUse run_flags[] = {{Flag::game, false},  {Flag::scenario, false}, 
                                  {Flag::from, false}};
 constexpr FlagUse dump_flags[] = {{Flag::game, false}, {Flag::scenario, true}, {Flag::tick, true}};
 constexpr FlagUse snapshot_flags[] = {{Flag::game, false}, {Flag::scenario, true}, {Flag::tick, true}, {Flag::out, true}};
-constexpr FlagUse replay_flags[] = {{Flag::game, false}, {Flag::dump_at, false}};
+constexpr FlagUse replay_flags[] = {{Flag::game, false}, {Flag::dump_at, false}, {Flag::allow_truncated, false}};
 constexpr FlagUse game_only_flags[] = {{Flag::game, false}};
 
 constexpr std::string_view version_aliases[] = {"--version", "fingerprint"};
@@ -130,8 +132,13 @@ constexpr CommandSpec command_specs[] = {
      "  ticks checked and exits 0 when all agree; on the first mismatch prints its tick, the\n"
      "  sections that differ when the replay holds the room's section digests there, and the\n"
      "  fields that differ ('path replay-value this-build-value (section)') at the first state\n"
-     "  the replay holds at or after it, and exits 1. A file that is no replay, is cut short or\n"
-     "  was written by another protocol or simulation exits 1 with the reason.\n"
+     "  the replay holds at or after it, and exits 1. A file that is no replay, or was\n"
+     "  written by another protocol or simulation exits 1 with the reason.\n"
+     "  A file without its end marker (its writer never finished: 'tandem serve' killed, a\n"
+     "  crash, a full disk; a server writes every tick as it ends, so at most the tick in\n"
+     "  progress is lost) is truncated: it exits 1 naming the last tick it covers and where\n"
+     "  it was cut. --allow-truncated checks the whole records it holds instead, says it was\n"
+     "  truncated, and exits as for a whole file.\n"
      "  --dump-at TICK prints this build's canonical state at that tick instead (as\n"
      "  'tandem dump' does), stepping on past any mismatch; a tick the replay does not\n"
      "  cover exits 2.\n",
@@ -247,6 +254,7 @@ std::optional<std::string> apply_flag(Flag flag, std::string_view value, Command
         return std::nullopt;
     }
     case Flag::world: cmd.world_path = std::string(value); return std::nullopt;
+    case Flag::allow_truncated: cmd.allow_truncated = true; return std::nullopt;
     }
     return std::nullopt;
 }
@@ -286,6 +294,12 @@ Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<con
         if (use == nullptr) {
             return usage("unknown argument '" + std::string(arg) + "' for " + std::string(spec.name) +
                          " (accepted: " + accepted_flags(spec) + ")");
+        }
+        if (!spec_of(use->flag).takes_value) {
+            if (inline_value) return usage(std::string(arg) + " takes no value (got '" + std::string(*inline_value) + "')");
+            if (auto problem = apply_flag(use->flag, {}, cmd)) return usage(*problem);
+            seen.push_back(use->flag);
+            continue;
         }
         std::string_view value;
         if (inline_value) {
@@ -526,8 +540,10 @@ std::string help_text(std::string_view topic) {
         for (const FlagUse& u : c->flags) {
             text += u.required ? " " : " [";
             text += spec_of(u.flag).name;
-            text += ' ';
-            text += value_hint(u.flag);
+            if (spec_of(u.flag).takes_value) {
+                text += ' ';
+                text += value_hint(u.flag);
+            }
             if (!u.required) text += ']';
         }
         text += '\n';

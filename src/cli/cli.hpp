@@ -37,6 +37,7 @@ struct Command {
     std::string out_path;           // snapshot: the file to write
     std::string operand;            // replay: the replay file
     std::optional<uint64_t> dump_at;  // replay: print the canonical state at this tick instead
+    bool allow_truncated = false;   // replay: check a file without its end marker instead of refusing it
     std::string world_path;         // run: a world file instead of --scenario
     bool ticks_given = false;       // run: --ticks was on the command line (over a world file's)
     bool every_given = false;       // run: --every was on the command line

@@ -208,10 +208,31 @@ int command_dump(const Command& cmd, std::ostream& out) {
 // `replay FILE`: re-run and check, or (--dump-at) print the re-run state at a tick.
 template <sim::Simulation G>
 int command_replay(const Command& cmd, std::span<const uint8_t> bytes, std::ostream& out, std::ostream& err) {
-    const auto replay = net::read_replay<G>(bytes);
+    auto replay = net::read_replay<G>(bytes);
+    // A cut inside a record: the records before it are the file's whole records, read as a file
+    // cut short after them (the fault's offset is the cut record's first byte).
+    std::string cut = "after its last whole record";
+    if (!replay && replay.error().error == net::ReplayError::truncated && replay.error().offset >= net::replay_header_bytes) {
+        cut = "inside record " + std::to_string(replay.error().record) + " at byte " + std::to_string(replay.error().offset) +
+              " (of " + std::to_string(bytes.size()) + ")";
+        replay = net::read_replay<G>(bytes.first(static_cast<size_t>(replay.error().offset)));
+    }
     if (!replay) {
         err << "tandem: replay '" << cmd.operand << "' refused: " << replay.code() << ": " << replay.message() << "\n";
         return exit_data;
+    }
+    if (replay->end == net::ReplayEnd::cut_short) {
+        const net::ReplayCoverage covered = net::replay_coverage(*replay);
+        const std::string what = "truncated: no end marker (cut " + cut + "); the last tick it covers is " +
+                                 std::to_string(covered.last) + " (ticks " + std::to_string(covered.first.value_or(0)) +
+                                 " to " + std::to_string(covered.last) + ")";
+        if (!cmd.allow_truncated) {
+            err << "tandem: replay '" << cmd.operand << "' " << what
+                << " (--allow-truncated checks what it holds)\n";
+            return exit_data;
+        }
+        // Said before anything else, so no reader of the output takes the check for the whole match's.
+        (cmd.dump_at ? err : out) << what << "; checking what it holds\n";
     }
     if (cmd.dump_at) {
         const auto state = net::replay_state_at<G>(*replay, *cmd.dump_at);

@@ -38,12 +38,17 @@ bool refusal_is_final(ErrorCode code) {
         case ErrorCode::game_mismatch:
         case ErrorCode::malformed:
         case ErrorCode::unexpected:
-        case ErrorCode::rate_limited: return true;
+        case ErrorCode::rate_limited:
+        case ErrorCode::resumed_elsewhere: return true;
         // Temporary: the room may have a seat or be back later.
         case ErrorCode::room_full:
         case ErrorCode::too_slow:
         case ErrorCode::shutting_down:
-        case ErrorCode::idle: return false;
+        case ErrorCode::idle:
+        // The token is dropped; a new seat may be free.
+        case ErrorCode::resume_unknown:
+        case ErrorCode::resume_expired:
+        case ErrorCode::resume_used: return false;
     }
     return false;
 }

@@ -29,7 +29,7 @@ constexpr uint32_t error_header_bytes = 1 + 1 + 2;
 static_assert(desync_header_bytes + 8 * max_sections == max_client_message_bytes,
               "the server's read limit is the largest client message");
 static_assert(input_header_bytes + max_command_bytes <= max_client_message_bytes);
-static_assert(hello_header_bytes + max_game_name_bytes <= max_client_message_bytes);
+static_assert(hello_header_bytes + max_game_name_bytes + resume_token_bytes <= max_client_message_bytes);
 
 void write_type(Writer& w, MessageType type) { w.u8(static_cast<uint8_t>(type)); }
 
@@ -46,6 +46,22 @@ std::optional<ProtocolError> read_name(Reader& r, std::string& out) {
     out.assign(b.begin(), b.end());
     if (!sim::valid_game_name(out)) return ProtocolError::bad_game_name;
     return std::nullopt;
+}
+
+// An optional resume token ending a message: nothing left (none) or exactly the token.
+std::optional<ProtocolError> read_token(Reader& r, std::optional<ResumeToken>& out) {
+    if (r.remaining() == 0) return std::nullopt;
+    if (r.remaining() < resume_token_bytes) return ProtocolError::truncated;
+    if (r.remaining() > resume_token_bytes) return ProtocolError::trailing_bytes;
+    const std::span<const uint8_t> b = r.take(resume_token_bytes);
+    ResumeToken t{};
+    std::copy(b.begin(), b.end(), t.begin());
+    out = t;
+    return std::nullopt;
+}
+
+void write_token(Writer& w, const std::optional<ResumeToken>& token) {
+    if (token) w.bytes(std::span<const uint8_t>(token->data(), token->size()));
 }
 
 // At most max_sections, so whatever the caller passes, the message decodes.
@@ -126,7 +142,7 @@ std::string wire_text(std::string_view text) {
 }
 
 bool known_error_code(uint8_t code) {
-    return code >= static_cast<uint8_t>(ErrorCode::version_mismatch) && code <= static_cast<uint8_t>(ErrorCode::game_mismatch);
+    return code >= static_cast<uint8_t>(ErrorCode::version_mismatch) && code <= static_cast<uint8_t>(ErrorCode::resumed_elsewhere);
 }
 
 Result<ClientMessage, ProtocolError> decode_hello(std::span<const uint8_t> bytes) {
@@ -139,7 +155,7 @@ Result<ClientMessage, ProtocolError> decode_hello(std::span<const uint8_t> bytes
     if (role > static_cast<uint8_t>(Role::watch)) return ProtocolError::bad_role;
     m.role = static_cast<Role>(role);
     if (auto e = read_name(r, m.game)) return *e;
-    if (r.remaining() != 0) return ProtocolError::trailing_bytes;
+    if (auto e = read_token(r, m.resume)) return *e;
     return ClientMessage{std::move(m)};
 }
 
@@ -202,9 +218,9 @@ Result<ServerMessage, ProtocolError> decode_welcome(std::span<const uint8_t> byt
     if (!r.ok()) return ProtocolError::truncated;
     if (n > max_config_bytes) return ProtocolError::payload_too_long;
     if (r.remaining() < n) return ProtocolError::truncated;
-    if (r.remaining() > n) return ProtocolError::trailing_bytes;
     const std::span<const uint8_t> config = r.take(n);
     m.config.assign(config.begin(), config.end());
+    if (auto e = read_token(r, m.resume)) return *e;
     return ServerMessage{std::move(m)};
 }
 
@@ -301,6 +317,10 @@ std::string_view error_name(ErrorCode code) {
     case ErrorCode::shutting_down: return "shutting_down";
     case ErrorCode::idle: return "idle";
     case ErrorCode::game_mismatch: return "game_mismatch";
+    case ErrorCode::resume_unknown: return "resume_unknown";
+    case ErrorCode::resume_expired: return "resume_expired";
+    case ErrorCode::resume_used: return "resume_used";
+    case ErrorCode::resumed_elsewhere: return "resumed_elsewhere";
     }
     return "unknown";
 }
@@ -317,6 +337,10 @@ std::string_view describe(ErrorCode code) {
     case ErrorCode::shutting_down: return "the server is stopping";
     case ErrorCode::idle: return "nothing was received from the client for longer than the idle timeout";
     case ErrorCode::game_mismatch: return "the client asked for another game than this room runs";
+    case ErrorCode::resume_unknown: return "the hello's resume token is none this room issued";
+    case ErrorCode::resume_expired: return "the resume token's seat was given up when its grace period ended";
+    case ErrorCode::resume_used: return "the resume token was already used (each token is good for one resume)";
+    case ErrorCode::resumed_elsewhere: return "another connection took this seat back with its resume token";
     }
     return "an unknown error code";
 }
@@ -377,6 +401,8 @@ std::string_view error_name(CloseReason reason) {
     case CloseReason::too_slow: return "too_slow";
     case CloseReason::idle: return "idle";
     case CloseReason::shutting_down: return "shutting_down";
+    case CloseReason::resume_refused: return "resume_refused";
+    case CloseReason::resumed_elsewhere: return "resumed_elsewhere";
     }
     return "unknown";
 }
@@ -389,6 +415,8 @@ std::string_view describe(CloseReason reason) {
     case CloseReason::too_slow: return "the client read too slowly and its queue passed the hard cap";
     case CloseReason::idle: return "nothing was heard from the client for the idle timeout";
     case CloseReason::shutting_down: return "the server is stopping";
+    case CloseReason::resume_refused: return "the hello's resume token is unknown, expired or already used";
+    case CloseReason::resumed_elsewhere: return "another connection took this seat back with its resume token";
     }
     return "an unknown close reason";
 }
@@ -401,6 +429,8 @@ uint16_t websocket_close_code(CloseReason reason) {
     case CloseReason::too_slow: return 1008;
     case CloseReason::idle: return 1001;            // going away
     case CloseReason::shutting_down: return 1001;
+    case CloseReason::resume_refused: return 1008;  // policy violation
+    case CloseReason::resumed_elsewhere: return 1001;
     }
     return 1011;  // internal error: a reason this build does not know
 }
@@ -424,6 +454,7 @@ void encode(std::vector<uint8_t>& out, const Hello& m) {
     w.u64(m.fingerprint);
     w.u8(static_cast<uint8_t>(m.role));
     write_name(w, std::string_view(m.game).substr(0, max_game_name_bytes));
+    write_token(w, m.resume);
 }
 
 void encode(std::vector<uint8_t>& out, const InputMsg& m) {
@@ -467,6 +498,7 @@ void encode(std::vector<uint8_t>& out, const Welcome& m) {
     write_name(w, std::string_view(m.game).substr(0, max_game_name_bytes));
     w.u16(static_cast<uint16_t>(m.config.size()));
     w.bytes(m.config);
+    write_token(w, m.resume);
 }
 
 // The caller passes the inputs in canonical order and at most max_frame_inputs of them (the

@@ -33,7 +33,7 @@ std::string_view error_name(ReplayError error) {
 
 std::string_view describe(ReplayError error) {
     switch (error) {
-    case ReplayError::truncated: return "the replay ends inside its header or a record";
+    case ReplayError::truncated: return "the replay ends inside its header or a record, or without its end marker before any baseline";
     case ReplayError::bad_magic: return "the file is not a tandem replay (no \"TNDR\")";
     case ReplayError::unsupported_version: return "the replay's format version is not one this build reads";
     case ReplayError::protocol_mismatch: return "the replay was written by a build speaking another protocol version";
@@ -59,6 +59,26 @@ void append_replay_record(std::vector<uint8_t>& out, std::span<const uint8_t> se
     ByteWriter w(out);
     w.u32(static_cast<uint32_t>(server_message.size()));
     out.insert(out.end(), server_message.begin(), server_message.end());
+}
+
+void append_replay_end(std::vector<uint8_t>& out) {
+    ByteWriter w(out);
+    w.u32(0);
+}
+
+ReplayCoverage replay_coverage(const Replay& replay) {
+    // read_replay has put the records in order.
+    ReplayCoverage c;
+    for (const ServerMessage& m : replay.records) {
+        if (const auto* b = std::get_if<Baseline>(&m)) {
+            if (c.first && b->tick > c.last) c.gaps = true;
+            if (!c.first) c.first = b->tick;
+            c.last = b->tick;
+        } else if (const auto* f = std::get_if<Frame>(&m)) {
+            c.last = f->tick;
+        }
+    }
+    return c;
 }
 
 namespace detail {
@@ -127,23 +147,11 @@ HeldSections held_sections(const Replay& replay) {
 }
 
 ReplayFault tick_not_covered(const Replay& replay, uint64_t tick) {
-    // Where the replay starts and ends, for the message (read_replay has put them in order).
-    std::optional<uint64_t> first;
-    uint64_t last = 0;
-    bool gaps = false;
-    for (const ServerMessage& m : replay.records) {
-        if (const auto* b = std::get_if<Baseline>(&m)) {
-            if (first && b->tick > last) gaps = true;
-            if (!first) first = b->tick;
-            last = b->tick;
-        } else if (const auto* f = std::get_if<Frame>(&m)) {
-            last = f->tick;
-        }
-    }
+    const ReplayCoverage c = replay_coverage(replay);
     return ReplayFault{ReplayError::tick_not_covered, 0, 0,
                        "tick " + std::to_string(tick) + " is not in the replay (it covers ticks " +
-                           std::to_string(first.value_or(0)) + " to " + std::to_string(last) +
-                           (gaps ? ", with gaps)" : ")")};
+                           std::to_string(c.first.value_or(0)) + " to " + std::to_string(c.last) +
+                           (c.gaps ? ", with gaps)" : ")")};
 }
 
 }  // namespace detail

@@ -16,6 +16,7 @@ std::string_view error_name(RoomConfigCode code) {
         case RoomConfigCode::max_players_out_of_range: return "max_players_out_of_range";
         case RoomConfigCode::max_watchers_out_of_range: return "max_watchers_out_of_range";
         case RoomConfigCode::idle_timeout_out_of_range: return "idle_timeout_out_of_range";
+        case RoomConfigCode::resume_grace_out_of_range: return "resume_grace_out_of_range";
     }
     return "unknown";
 }
@@ -29,6 +30,7 @@ std::string_view describe(RoomConfigCode code) {
                    "seat) and at most 64 (max_players_per_room)";
         case RoomConfigCode::max_watchers_out_of_range: return "max_watchers must be at most 65536";
         case RoomConfigCode::idle_timeout_out_of_range: return "the idle timeout must be at least one second";
+        case RoomConfigCode::resume_grace_out_of_range: return "the resume grace must be 0 to 3600 seconds";
     }
     return "unknown room config error";
 }

@@ -47,6 +47,8 @@ struct ServerMetrics::Impl {
     prometheus::Family<prometheus::Counter>* closed = nullptr;
     prometheus::Family<prometheus::Counter>* refused = nullptr;
     prometheus::Family<prometheus::Counter>* http = nullptr;
+    prometheus::Family<prometheus::Counter>* connections_refused = nullptr;
+    prometheus::Family<prometheus::Counter>* http_closed = nullptr;
 
     MirroredCounter frames_sent, bytes_sent, frames_received, bytes_received, accepted;
     MirroredCounter frames_built, baselines, pauses, rate_limited, desyncs;
@@ -109,6 +111,14 @@ struct ServerMetrics::Impl {
                     .Name("tandem_http_responses_total")
                     .Help("HTTP responses sent, by status code.")
                     .Register(registry);
+        connections_refused = &prometheus::BuildCounter()
+                                   .Name("tandem_connections_refused_total")
+                                   .Help("Connections refused at accept by a per-address budget, by reason.")
+                                   .Register(registry);
+        http_closed = &prometheus::BuildCounter()
+                           .Name("tandem_http_closed_total")
+                           .Help("HTTP connections closed by a deadline (request_timeout, idle_timeout).")
+                           .Register(registry);
 
         frames_sent.counter = counter("tandem_ws_frames_sent_total", "WebSocket messages written to clients.");
         bytes_sent.counter = counter("tandem_ws_bytes_sent_total", "Payload bytes of the messages written to clients.");
@@ -164,6 +174,14 @@ void ServerMetrics::connection_closed(uint16_t code, std::string_view reason) {
 
 void ServerMetrics::handshake_refused(std::string_view reason) {
     impl_->refused->Add({{"reason", std::string(reason)}}).Increment();
+}
+
+void ServerMetrics::connection_refused(std::string_view reason) {
+    impl_->connections_refused->Add({{"reason", std::string(reason)}}).Increment();
+}
+
+void ServerMetrics::http_closed(std::string_view reason) {
+    impl_->http_closed->Add({{"reason", std::string(reason)}}).Increment();
 }
 
 void ServerMetrics::http_response(unsigned status) {

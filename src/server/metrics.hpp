@@ -46,6 +46,12 @@ public:
     void clock_rolled_back();
     void connection_closed(uint16_t code, std::string_view reason);
     void handshake_refused(std::string_view reason);
+    // A connection refused at accept by a per-address budget (connections_per_address,
+    // handshakes_per_address), answered or not.
+    void connection_refused(std::string_view reason);
+    // An HTTP connection closed by a deadline: request_timeout (its request did not arrive in
+    // time) or idle_timeout (no next request on a keep-alive connection).
+    void http_closed(std::string_view reason);
     void http_response(unsigned status);
 
     // Nearest-rank quantile (0..1000 per mille) of the lateness window, in nanoseconds.

@@ -2,6 +2,8 @@
 // and what it accepts; nothing here opens a socket or a file, so the tests see every branch.
 #include "tandem/server/options.hpp"
 
+#include "tandem/server/serve.hpp"  // TransportLimits: --help states its defaults
+
 #include <arpa/inet.h>  // inet_pton: the one IP-literal parser the socket layer will agree with
 
 #include <algorithm>
@@ -112,7 +114,8 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
     std::vector<std::string> known = {"--host", "--port", "--web", "--pkg"};
     if (flags.scenario) known.push_back("--scenario");
     for (const FlagSpec& f : flags.game) known.push_back(f.flag);
-    for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--record", "--allow-origin", "--help"}) {
+    for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--per-address-limit", "--resume-grace", "--record",
+                          "--allow-origin", "--help"}) {
         known.emplace_back(f);
     }
     std::string accepted;
@@ -176,6 +179,14 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
             const auto v = count(0, largest_connection_count);
             if (!v) return usage(std::string(v.message()));
             (flag == "--max-players" ? o.max_players : o.max_watchers) = *v;
+        } else if (flag == "--per-address-limit") {
+            const auto v = count(1, largest_connection_count);
+            if (!v) return usage(std::string(v.message()));
+            o.per_address_limit = *v;
+        } else if (flag == "--resume-grace") {
+            const auto v = count(0, largest_resume_grace_seconds);
+            if (!v) return usage(std::string(v.message()));
+            o.resume_grace_seconds = *v;
         } else if (flag == "--record") {
             if (value.empty()) return usage("--record expects a file path" + got);
             o.record_path = std::string(value);
@@ -229,6 +240,37 @@ void help_entry(std::string& out, const std::string& head, const std::string& te
 
 }  // namespace
 
+namespace {
+
+std::string seconds_text(int64_t ns) {
+    const int64_t ms = ns / 1'000'000;
+    return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
+}
+
+// The transport's limits as --help states them, from TransportLimits' defaults.
+std::string limits_text() {
+    const TransportLimits l;
+    const std::string queue = l.write_queue_cap_bytes % (1u << 20) == 0 ? std::to_string(l.write_queue_cap_bytes >> 20) + " MiB"
+                                                                        : std::to_string(l.write_queue_cap_bytes) + " bytes";
+    return "Limits: a request's headers must arrive within " + seconds_text(l.request_timeout_ns) +
+           " of the connection's opening (or, on a\n"
+           "keep-alive connection, of the request's first byte; it is closed after " + seconds_text(l.http_idle_timeout_ns) +
+           " without one).\n"
+           "A connection from an address already holding its budget (--per-address-limit) is\n"
+           "answered 503 connections_per_address or handshakes_per_address and closed; at most\n" +
+           std::to_string(l.max_open_sockets) + " sockets are open in all. Per WebSocket: at most " + queue +
+           " queued (the room's frames,\n"
+           "pongs and the close frame together: past it, close 1008 write_queue_overflow, and nothing\n"
+           "more is read from a peer whose queue is full), a " + std::to_string(l.socket_send_buffer_bytes / 1024) +
+           " KiB kernel send buffer, " + std::to_string(l.pings_per_second) + " pings a second\n"
+           "after a burst of " + std::to_string(l.ping_burst) + " (past it, close 1008 ping_rate), closed after " +
+           seconds_text(l.idle_timeout_ns) + " of silence (pinged at half\n"
+           "of it). /metrics counts every refusal and close by its reason; docs/scaling.md says why\n"
+           "each limit is what it is.\n";
+}
+
+}  // namespace
+
 std::string serve_help_text(const ServeHelp& help) {
     std::string out = "usage: " + help.command + " [--host ADDR] [--port N] [--web DIR] [--pkg DIR]\n";
     const std::string indent(7 + help.command.size() + 1, ' ');
@@ -237,7 +279,7 @@ std::string serve_help_text(const ServeHelp& help) {
     for (const FlagSpec& f : help.game_flags) game_line += "[" + f.flag + " " + f.value_name + "] ";
     if (!game_line.empty()) out += indent + game_line.substr(0, game_line.size() - 1) + "\n";
     out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--record FILE]\n";
-    out += indent + "[--allow-origin ORIGIN]...\n";
+    out += indent + "[--per-address-limit N] [--resume-grace SECONDS] [--allow-origin ORIGIN]...\n";
     out += "\n";
     out += "Runs one room" + (help.game.empty() ? std::string() : " of " + help.game) +
            ": the authoritative simulation, its tick loop, its players and watchers,\n"
@@ -257,7 +299,27 @@ std::string serve_help_text(const ServeHelp& help) {
                                                std::to_string(largest_input_delay) + " (default: the room's)");
     help_entry(out, "--max-players N", "players admitted at once (default: the room's)");
     help_entry(out, "--max-watchers N", "watchers admitted at once (default: the room's)");
-    help_entry(out, "--record FILE", "write the match as a replay that `tandem replay` checks");
+    help_entry(out, "--per-address-limit N", "the connections one IP address may hold at once, and of those the\n"
+                                             "ones with a request or upgrade unfinished: both N, 1.." + std::to_string(largest_connection_count) +
+                                                 "\n(default " + std::to_string(TransportLimits{}.connections_per_address) +
+                                                 " and " + std::to_string(TransportLimits{}.handshakes_per_address) +
+                                                 "; loopback counts like any address). Raise it for a\n"
+                                             "load test from one machine, or when every client comes through\n"
+                                             "one proxy");
+    help_entry(out, "--resume-grace SECONDS",
+               "how long a dropped player's seat and its place in the game are\n"
+               "kept for the secret resume token its welcome carried, 0.." + std::to_string(largest_resume_grace_seconds) +
+                   "\n"
+               "(default 30; 0: a drop is a leave at once). Meanwhile nobody else\n"
+               "gets the seat and the game gets no command for it; a hello with the\n"
+               "token within the grace gets the same player id back, a wrong,\n"
+               "expired or used one is refused (resume_unknown, resume_expired,\n"
+               "resume_used). Tokens: 128 bits each from the OS (getrandom)");
+    help_entry(out, "--record FILE", "write the match as a replay that `tandem replay` checks; each\n"
+                                     "tick's records are written out (one write, no fsync) before its\n"
+                                     "frames are sent, so a kill or crash loses at most the tick in\n"
+                                     "progress; a drain ends the file with its end marker (without it\n"
+                                     "`tandem replay` reports the file truncated)");
     help_entry(out, "--allow-origin ORIGIN", "also accept WebSocket connections from pages at ORIGIN\n"
                                              "(http(s)://host[:port]); repeatable");
     help_entry(out, "--help", "this text");
@@ -280,6 +342,8 @@ std::string serve_help_text(const ServeHelp& help) {
            "  a plain relative file name under DIR ('..', '.', encoded '/', '\\' or '%', NUL,\n"
            "  control bytes, invalid or overlong UTF-8) is refused with 400; hidden files, symbolic\n"
            "  links leading out of DIR and missing files get 404.\n"
+           "\n"
+           + limits_text() +
            "\n"
            "WebSocket origins: pages at http://localhost:PORT, http://127.0.0.1:PORT, http://[::1]:PORT\n"
            "and http://HOST:PORT are accepted, plus every --allow-origin; a request without an Origin\n"

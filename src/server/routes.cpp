@@ -37,7 +37,11 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
     const std::string_view path = target.substr(0, target.find('?'));
     if (path == "/metrics") {
         Mark mark(*this, Activity::metrics);
-        return text(http::status::ok, metrics_.render(figures_, room_.figures()), "text/plain; version=0.0.4; charset=utf-8");
+        std::string body = metrics_.render(figures_, room_.figures());
+        for (const HttpRoute& route : routes_) {
+            if (route.metrics) body += route.metrics();
+        }
+        return text(http::status::ok, std::move(body), "text/plain; version=0.0.4; charset=utf-8");
     }
     if (path == "/healthz") {
         const Health health = judge_health(health_policy_, TickHealthInput{
@@ -121,8 +125,8 @@ const HttpRoute* Server::route_for(std::string_view path) const {
     return nullptr;
 }
 
-void Server::answer_route(const HttpRoute& route, const http::request<http::string_body>& request,
-                          std::function<void(http::message_generator)> write) {
+void Server::answer_route(const HttpRoute& route, const http::request<http::string_body>& request, std::string peer,
+                          std::shared_ptr<const std::atomic<bool>> gone, std::function<void(http::message_generator)> write) {
     const bool head = request.method() == http::verb::head;
     const unsigned version = request.version();
     const bool keep_alive = request.keep_alive();
@@ -150,6 +154,8 @@ void Server::answer_route(const HttpRoute& route, const http::request<http::stri
     HttpRequest asked;
     asked.target = std::string(request.target().data(), request.target().size());
     asked.head = head;
+    asked.peer = std::move(peer);
+    asked.gone = std::move(gone);
     route.handle(asked, std::move(reply));
 }
 

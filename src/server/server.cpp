@@ -26,7 +26,7 @@ void Server::ws_closed(const std::shared_ptr<WsSession>& session, bool registere
     } else {
         metrics_.handshake_refused(ending.reason);
     }
-    sockets_closed();
+    sockets_closed(&session->address());
 }
 
 void Server::pump_outbox() {
@@ -54,12 +54,7 @@ void Server::accept() {
                 error_code ignored;
                 socket.close(ignored);
             } else {
-                ++open_sockets_;
-                error_code ignored;
-                socket.set_option(tcp::no_delay(true), ignored);  // a frame must not wait for the next
-                auto session = std::make_shared<HttpSession>(*this, std::move(socket));
-                http_opened(session);
-                session->start();
+                admit(std::move(socket));
             }
             accept();
             return;
@@ -70,6 +65,35 @@ void Server::accept() {
             if (!e && !draining_) accept();
         });
     });
+}
+
+void Server::admit(tcp::socket socket) {
+    error_code ec;
+    const tcp::endpoint peer = socket.remote_endpoint(ec);
+    if (ec) {  // gone already
+        socket.close(ec);
+        return;
+    }
+    const asio::ip::address a = peer.address();
+    const AddressKey address = a.is_v4() ? address_key_v4(a.to_v4().to_uint()) : AddressKey(a.to_v6().to_bytes());
+    const AdmissionDecision decision = addresses_.admit(address);
+    if (decision.what != Admission::admit) {
+        metrics_.connection_refused(decision.reason);
+        if (decision.what == Admission::drop) {
+            socket.close(ec);
+            return;
+        }
+        ++open_sockets_;
+        auto refusal = std::make_shared<HttpRefusal>(*this, std::move(socket), address);
+        refusals_.insert(refusal);
+        refusal->start(decision.reason);
+        return;
+    }
+    ++open_sockets_;
+    socket.set_option(tcp::no_delay(true), ec);  // a frame must not wait for the next
+    auto session = std::make_shared<HttpSession>(*this, std::move(socket), address);
+    http_opened(session);
+    session->start();
 }
 
 void Server::begin_drain() {
@@ -86,6 +110,7 @@ void Server::begin_drain() {
     for (auto& [id, session] : std::map(ws_sessions_)) session->close(close_going_away, "going_away");
     for (const auto& session : std::set(ws_handshaking_)) session->tear_down();
     for (const auto& session : std::set(http_sessions_)) session->tear_down();
+    for (const auto& refusal : std::set(refusals_)) refusal->tear_down();
     drain_timer_.expires_after(duration(limits_.drain_deadline_ns));
     drain_timer_.async_wait([this](const error_code& ec) {
         if (ec) return;
@@ -190,6 +215,9 @@ int Server::run(std::ostream& out, std::ostream& err) {
         reply_gate_->io = &io_;
     }
     io_.run();
+    // Sessions still open when the loop stopped (the drain deadline passed): a read held for
+    // a full queue owns its session, so it is let go here like every pending handler.
+    for (auto& [id, session] : ws_sessions_) session->drop_held_read();
     {
         // A route's answer from now on has no server to go to.
         const std::lock_guard lock(reply_gate_->mutex);
@@ -237,7 +265,12 @@ int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute
             return 2;
         }
     }
-    Server server(options, room, routes, limits);
+    TransportLimits effective = limits;
+    if (options.per_address_limit) {
+        effective.connections_per_address = *options.per_address_limit;
+        effective.handshakes_per_address = *options.per_address_limit;
+    }
+    Server server(options, room, routes, effective);
     return server.run(out, err);
 }
 

@@ -21,6 +21,7 @@
 
 #include "server/activity_trace.hpp"
 #include "server/beast_support.hpp"
+#include "server/budgets.hpp"
 #include "server/health.hpp"
 #include "server/http_session.hpp"
 #include "server/metrics.hpp"
@@ -39,6 +40,7 @@ public:
           room_(room),
           routes_(routes),
           limits_(limits),
+          addresses_(AddressLimits{limits.connections_per_address, limits.handshakes_per_address}),
           acceptor_(io_),
           signals_(io_, SIGINT, SIGTERM),
           tick_timer_(io_),
@@ -59,16 +61,27 @@ public:
     // The game's route for this path, if one takes it (GET and HEAD only).
     const HttpRoute* route_for(std::string_view path) const;
     // Hands the request to the route; `write` gets the answer on this thread whenever the route
-    // replies (at once or from a thread of its own), never after the server stopped.
-    void answer_route(const HttpRoute& route, const http::request<http::string_body>& request,
-                      std::function<void(http::message_generator)> write);
+    // replies (at once or from a thread of its own), never after the server stopped. peer and
+    // gone become the HttpRequest's (the client's address; set once its connection ended).
+    void answer_route(const HttpRoute& route, const http::request<http::string_body>& request, std::string peer,
+                      std::shared_ptr<const std::atomic<bool>> gone, std::function<void(http::message_generator)> write);
     bool origin_allowed(std::string_view origin_header) const;
     void http_opened(const std::shared_ptr<HttpSession>& s) { http_sessions_.insert(s); }
     // The socket went on to a WebSocket session, which now owns it and its count.
     void http_handed_over(const std::shared_ptr<HttpSession>& s) { http_sessions_.erase(s); }
     void http_closed(const std::shared_ptr<HttpSession>& s) {
         http_sessions_.erase(s);
-        sockets_closed();
+        sockets_closed(&s->address());
+    }
+    // A keep-alive connection's next request began, or a request or upgrade finished: the
+    // address's count of unfinished ones follows (see AddressBook).
+    void handshake_begun(const AddressKey& address) { addresses_.handshake_begun(address); }
+    void handshake_ended(const AddressKey& address) { addresses_.handshake_ended(address); }
+    // A refused connection's answer is done (sent, or given up on) and its socket closed.
+    void refusal_closed(const std::shared_ptr<HttpRefusal>& r) {
+        refusals_.erase(r);
+        addresses_.refusal_ended(r->address());
+        sockets_closed(nullptr);
     }
     void ws_registered(const std::shared_ptr<WsSession>& s) {
         ws_sessions_[s->id()] = s;
@@ -127,10 +140,13 @@ private:
     void on_tick();
     void begin_drain();
     void trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t executed);
-    void sockets_closed() {
+    // One socket fewer; `address`: an admitted connection's, whose count drops too.
+    void sockets_closed(const AddressKey* address) {
+        if (address) addresses_.closed(*address);
         --open_sockets_;
         maybe_finish_drain();
     }
+    void admit(tcp::socket socket);
     void maybe_finish_drain() {
         if (draining_ && open_sockets_ == 0) io_.stop();
     }
@@ -141,6 +157,7 @@ private:
     RoomPort& room_;
     std::span<const HttpRoute> routes_;
     TransportLimits limits_;
+    AddressBook addresses_;
     asio::io_context io_{1};
     tcp::acceptor acceptor_;
     asio::signal_set signals_;
@@ -177,6 +194,7 @@ private:
     std::map<ConnectionId, std::shared_ptr<WsSession>> ws_sessions_;
     std::set<std::shared_ptr<WsSession>> ws_handshaking_;
     std::set<std::shared_ptr<HttpSession>> http_sessions_;
+    std::set<std::shared_ptr<HttpRefusal>> refusals_;
     // What a route's reply posts through, from any thread; closed (io = nullptr) when the
     // server stops, so a worker's late answer is dropped instead of reaching a dead context.
     struct ReplyGate {

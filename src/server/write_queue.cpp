@@ -23,10 +23,30 @@ size_t binary_frame_header(uint64_t payload_bytes, std::array<uint8_t, 10>& out)
 
 bool WriteQueue::push(SharedBytes message) {
     const uint64_t size = message->size();
-    if (size > cap_bytes_ - bytes_) return false;  // bytes_ <= cap_bytes_ always holds
+    // Beast's frames may have taken bytes_ past the cap (they are never refused).
+    if (bytes_ > cap_bytes_ || size > cap_bytes_ - bytes_) return false;
     bytes_ += size;
     messages_.push_back(std::move(message));
     return true;
+}
+
+void WriteQueue::push_control(std::span<const uint8_t> frame) {
+    bytes_ += frame.size();
+    // Whole frames back to back are the same bytes on the wire: joined, a burst of pongs goes
+    // out in one system call (and the bytes already sent of the front still count from its start).
+    if (control_.empty()) control_.emplace_back();
+    control_.back().insert(control_.back().end(), frame.begin(), frame.end());
+}
+
+void WriteQueue::pop_control() {
+    bytes_ -= control_.front().size();
+    control_.pop_front();
+}
+
+void WriteQueue::clear() {
+    messages_.clear();
+    control_.clear();
+    bytes_ = 0;
 }
 
 void WriteQueue::pop_front() {

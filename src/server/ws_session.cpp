@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 
@@ -13,7 +14,9 @@
 
 namespace tandem::server::detail {
 
-void SocketGate::hand_over(std::vector<uint8_t> bytes) { owner_->write_control(std::move(bytes)); }
+void SocketGate::hand_over(std::span<const uint8_t> bytes) { owner_->write_control(bytes); }
+bool SocketGate::reading_allowed(size_t read_bytes) const { return owner_->reading_allowed(read_bytes); }
+void SocketGate::before_read() { owner_->before_read(); }
 void SocketGate::teardown_after_writes(std::function<void()> done) {
     owner_->when_written([this, done = std::move(done)] {
         error_code ignored;
@@ -23,17 +26,43 @@ void SocketGate::teardown_after_writes(std::function<void()> done) {
 }
 
 
-WsSession::WsSession(Server& server, beast::tcp_stream&& stream)
+WsSession::WsSession(Server& server, beast::tcp_stream&& stream, const AddressKey& address)
     : server_(server),
       ws_(std::move(stream)),
+      address_(address),
       queue_(server.limits().write_queue_cap_bytes),
+      pings_(server.limits().pings_per_second, server.limits().ping_burst, now_ns()),
       close_timer_(server.io()) {
     ws_.next_layer().attach(this);
+}
+
+bool WsSession::reading_allowed(size_t read_bytes) const {
+    // A read larger than Beast's frame buffer is a message's payload read straight into ours:
+    // it carries no pings beyond the first 1536 bytes' worth.
+    return finished_ || queue_.reading_allowed(std::min(read_bytes, largest_ping_read));
+}
+
+void WsSession::handshake_over() {
+    if (!holds_handshake_) return;
+    holds_handshake_ = false;
+    server_.handshake_ended(address_);
+}
+
+void WsSession::on_ping() {
+    // Beast answers every ping with a pong before the session sees anything; the budget is
+    // what stops a peer that pings without end (each pong is bounded by the queue, but the
+    // reading and answering cost the room's thread).
+    if (!accepted_ || close_after_queue_ || close_sent_ || finished_) return;
+    if (!pings_.take(now_ns())) close(1008, "ping_rate");
 }
 
 void WsSession::accept(http::request<http::string_body> request) {
     server_.ws_pending(shared_from_this());
     beast::get_lowest_layer(ws_).expires_never();  // the WebSocket's own timeouts take over
+    if (const uint32_t sndbuf = server_.limits().socket_send_buffer_bytes; sndbuf > 0) {
+        error_code ignored;
+        beast::get_lowest_layer(ws_).socket().set_option(asio::socket_base::send_buffer_size(static_cast<int>(sndbuf)), ignored);
+    }
     websocket::stream_base::timeout timeouts{};
     timeouts.handshake_timeout = duration(server_.limits().handshake_timeout_ns);
     timeouts.idle_timeout = duration(server_.limits().idle_timeout_ns);
@@ -48,12 +77,17 @@ void WsSession::accept(http::request<http::string_body> request) {
     // server buffer more than one message of the protocol.
     ws_.read_message_max(server_.room().max_client_message_bytes());
     ws_.binary(true);
+    // Called by Beast's read for every control frame it takes, before it answers a ping.
+    ws_.control_callback([this](websocket::frame_type kind, beast::string_view) {
+        if (kind == websocket::frame_type::ping) on_ping();
+    });
     ws_.async_accept(request, [self = shared_from_this()](const error_code& ec) { self->on_accept(ec); });
 }
 
 void WsSession::on_accept(const error_code& ec) {
     Server::Mark mark(server_, Activity::handshake);
     server_.ws_pending_done(shared_from_this());
+    handshake_over();
     if (ec) {
         finish({1006, "handshake_failed"});
         return;
@@ -145,13 +179,15 @@ void WsSession::close(uint16_t code, std::string reason) {
     flush();
 }
 
-void WsSession::write_control(std::vector<uint8_t> bytes) {
+void WsSession::write_control(std::span<const uint8_t> bytes) {
     if (finished_ || bytes.empty()) return;
     // A close frame Beast sends (its answer to the peer's close, or a failure it closes
     // with) ends the stream of frames, as Beast's own writes would: what has not started is
     // dropped, and nothing is queued after it. (Before the handshake is done the bytes are
     // its HTTP answer, whose first byte means nothing here.)
     if (accepted_ && close_sent_) return;  // nothing after our close frame, Beast's echo included
+    // Closing: a pong would only delay our close frame, and the peer is being let go.
+    if (accepted_ && close_after_queue_ && (bytes[0] & 0x0F) == 0xA) return;
     if (accepted_ && (bytes[0] & 0x0F) == 0x8) {
         close_sent_ = true;
         drop_unstarted();
@@ -159,18 +195,22 @@ void WsSession::write_control(std::vector<uint8_t> bytes) {
         // not something to echo.
         const uint16_t peer = ws_.reason().code;
         if (peer != 0 && !valid_peer_close_code(peer)) {
-            bytes = {0x88, 0x02, 0x03, 0xEA};  // 1002
+            static constexpr std::array<uint8_t, 4> protocol_error{0x88, 0x02, 0x03, 0xEA};  // 1002
+            bytes = protocol_error;
             if (!ending_) ending_ = Ending{1002, "bad_close_code"};
         }
     }
-    control_.push_back(std::move(bytes));
-    flush();
+    const bool pong = accepted_ && (bytes[0] & 0x0F) == 0xA;
+    const uint64_t before = queue_.bytes();
+    queue_.push_control(bytes);
+    server_.queue_bytes_changed(static_cast<int64_t>(queue_.bytes() - before), queue_.bytes());
+    if (!pong) flush();  // a pong goes with the others when Beast's read wants more (before_read)
 }
 
 void WsSession::when_written(std::function<void()> done) {
     drop_unstarted();  // a teardown: the close frame is the last thing worth sending
     if (finished_ || !beast::get_lowest_layer(ws_).socket().is_open() ||
-        (queue_.empty() && control_.empty())) {
+        (queue_.empty() && queue_.control_empty())) {
         done();
         return;
     }
@@ -185,6 +225,7 @@ void WsSession::drop_unstarted() {
         while (!queue_.empty()) queue_.pop_front();
     }
     server_.queue_bytes_changed(static_cast<int64_t>(queue_.bytes()) - static_cast<int64_t>(before), queue_.bytes());
+    queue_shrank();
 }
 
 void WsSession::flush() {
@@ -204,7 +245,9 @@ void WsSession::flush() {
                                        static_cast<uint8_t>(close_after_queue_->code >> 8),
                                        static_cast<uint8_t>(close_after_queue_->code & 0xFF)};
             frame.insert(frame.end(), reason.begin(), reason.end());
-            control_.push_back(std::move(frame));
+            const uint64_t before = queue_.bytes();
+            queue_.push_control(frame);
+            server_.queue_bytes_changed(static_cast<int64_t>(queue_.bytes() - before), queue_.bytes());
             continue;
         }
         auto done = std::move(when_written_);
@@ -213,6 +256,7 @@ void WsSession::flush() {
         break;
     }
     flushing_ = false;
+    queue_shrank();
 }
 
 bool WsSession::send_some() {
@@ -223,7 +267,7 @@ bool WsSession::send_some() {
     std::array<std::array<uint8_t, 10>, most> headers{};
     std::array<iovec, 2 * most> parts{};
     for (;;) {
-        if (!control_in_progress_ && sent_of_current_ == 0 && !control_.empty()) control_in_progress_ = true;
+        if (!control_in_progress_ && sent_of_current_ == 0 && !queue_.control_empty()) control_in_progress_ = true;
         if (!control_in_progress_ && queue_.empty()) return true;
         if (!socket.is_open()) {
             abandon_writes();
@@ -240,7 +284,7 @@ bool WsSession::send_some() {
             skip = 0;
         };
         if (control_in_progress_) {
-            add(control_.front().data(), control_.front().size());
+            add(queue_.control_front().data(), queue_.control_front().size());
         } else {
             for (size_t i = 0; i < queue_.messages() && i < most; ++i) {
                 const std::vector<uint8_t>& message = *queue_[i];
@@ -273,11 +317,13 @@ bool WsSession::send_some() {
         }
         size_t done = sent_of_current_ + static_cast<size_t>(n);  // from the first item's start
         if (control_in_progress_) {
-            if (done < control_.front().size()) {
+            if (done < queue_.control_front().size()) {
                 sent_of_current_ = done;
                 continue;
             }
-            control_.pop_front();
+            const uint64_t size = queue_.control_front().size();
+            queue_.pop_control();
+            server_.queue_bytes_changed(-static_cast<int64_t>(size), queue_.bytes());
             control_in_progress_ = false;
             sent_of_current_ = 0;
             continue;
@@ -298,14 +344,16 @@ bool WsSession::send_some() {
 
 void WsSession::abandon_writes() {
     const uint64_t held = queue_.bytes();
-    while (!queue_.empty()) queue_.pop_front();
+    queue_.clear();
     if (held > 0) server_.queue_bytes_changed(-static_cast<int64_t>(held), 0);
-    control_.clear();
     control_in_progress_ = false;
     sent_of_current_ = 0;
     auto done = std::move(when_written_);
     when_written_.clear();
     for (auto& f : done) f();
+    // A read held for a full queue goes ahead and fails on the closed socket, which ends the
+    // session (or finds it ended) and releases what its handler holds.
+    ws_.next_layer().resume_read();
 }
 
 void WsSession::tear_down() {
@@ -320,6 +368,7 @@ void WsSession::finish(Ending ending) {
     close_timer_.cancel();
     tear_down();
     abandon_writes();
+    handshake_over();
     server_.ws_closed(shared_from_this(), registered_, *ending_);
 }
 

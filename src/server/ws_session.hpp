@@ -11,10 +11,12 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "server/beast_support.hpp"
+#include "server/budgets.hpp"
 #include "tandem/server/room_port.hpp"
 #include "server/write_queue.hpp"
 
@@ -40,26 +42,51 @@ public:
     // Bytes the peer sent after the upgrade request, in the same read as it: the HTTP
     // session's buffer holds them, and they are the WebSocket's first bytes.
     void give_pipelined(std::vector<uint8_t> bytes) { pipelined_ = std::move(bytes); }
+    // Every read Beast makes, the pings it answers included, comes through here: while the
+    // session's queue could not take what the read might make Beast answer, the read is held
+    // (the peer's bytes wait in the kernel, and TCP stops the peer), and it resumes once the
+    // queue has drained (resume_read) or the socket is gone.
     template <class MutableBuffers, class Token>
     auto async_read_some(const MutableBuffers& buffers, Token&& token) {
-        if (pipelined_.empty()) return stream_.async_read_some(buffers, std::forward<Token>(token));
         return asio::async_initiate<Token, void(error_code, size_t)>(
             [this](auto handler, const MutableBuffers& b) {
-                const size_t n = asio::buffer_copy(b, asio::buffer(pipelined_));
-                pipelined_.erase(pipelined_.begin(), pipelined_.begin() + static_cast<std::ptrdiff_t>(n));
-                const auto ex = asio::get_associated_executor(handler, stream_.get_executor());
-                asio::post(ex, beast::bind_front_handler(std::move(handler), error_code{}, n));
+                before_read();
+                if (!reading_allowed(asio::buffer_size(b))) {
+                    auto held = std::make_shared<std::decay_t<decltype(handler)>>(std::move(handler));
+                    held_read_ = [this, held, b] { start_read(b, std::move(*held)); };
+                    return;
+                }
+                start_read(b, std::move(handler));
             },
             token, buffers);
     }
+    // The held read, if any, goes ahead now (on a closed socket it fails at once).
+    void resume_read() {
+        if (!held_read_) return;
+        auto go = std::move(held_read_);
+        held_read_ = nullptr;
+        go();
+    }
+    bool read_held() const { return static_cast<bool>(held_read_); }
+    // The server stopped with the session still open: the held read's handler (which owns the
+    // session) is destroyed without running, as the io context destroys the others.
+    void drop_held_read() { held_read_ = nullptr; }
     template <class ConstBuffers, class Token>
     auto async_write_some(const ConstBuffers& buffers, Token&& token) {
         return asio::async_initiate<Token, void(error_code, size_t)>(
             [this](auto handler, const ConstBuffers& b) {
-                std::vector<uint8_t> bytes(asio::buffer_size(b));
-                asio::buffer_copy(asio::buffer(bytes), b);
-                const size_t n = bytes.size();
-                hand_over(std::move(bytes));
+                // A control frame is at most 2 + 125 bytes: copied through the stack, a ping
+                // flood allocates nothing per pong. The handshake's answer is larger.
+                const size_t n = asio::buffer_size(b);
+                if (n <= 256) {
+                    std::array<uint8_t, 256> small;
+                    asio::buffer_copy(asio::buffer(small), b);
+                    hand_over(std::span<const uint8_t>(small.data(), n));
+                } else {
+                    std::vector<uint8_t> bytes(n);
+                    asio::buffer_copy(asio::buffer(bytes), b);
+                    hand_over(bytes);
+                }
                 const auto ex = asio::get_associated_executor(handler, stream_.get_executor());
                 asio::post(ex, beast::bind_front_handler(std::move(handler), error_code{}, n));
             },
@@ -70,10 +97,24 @@ public:
     void teardown_after_writes(std::function<void()> done);
 
 private:
-    void hand_over(std::vector<uint8_t> bytes);
+    void hand_over(std::span<const uint8_t> bytes);
+    bool reading_allowed(size_t read_bytes) const;
+    void before_read();
+    template <class MutableBuffers, class Handler>
+    void start_read(const MutableBuffers& b, Handler&& handler) {
+        if (pipelined_.empty()) {
+            stream_.async_read_some(b, std::forward<Handler>(handler));
+            return;
+        }
+        const size_t n = asio::buffer_copy(b, asio::buffer(pipelined_));
+        pipelined_.erase(pipelined_.begin(), pipelined_.begin() + static_cast<std::ptrdiff_t>(n));
+        const auto ex = asio::get_associated_executor(handler, stream_.get_executor());
+        asio::post(ex, beast::bind_front_handler(std::forward<Handler>(handler), error_code{}, n));
+    }
 
     beast::tcp_stream stream_;
     std::vector<uint8_t> pipelined_;
+    std::function<void()> held_read_;  // a read waiting for the queue to drain
     WsSession* owner_ = nullptr;  // owns the websocket::stream that owns this
 };
 
@@ -92,7 +133,8 @@ void async_teardown(beast::role_type, SocketGate& gate, Handler&& handler) {
 // them.
 class WsSession : public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(Server& server, beast::tcp_stream&& stream);
+    // `address`: the peer's, whose connection (and unfinished upgrade) the server counts.
+    WsSession(Server& server, beast::tcp_stream&& stream, const AddressKey& address);
     void accept(http::request<http::string_body> request);
     void give_pipelined(std::vector<uint8_t> bytes) { ws_.next_layer().give_pipelined(std::move(bytes)); }
     void enqueue(SharedBytes message);
@@ -100,11 +142,20 @@ public:
     void close(uint16_t code, std::string reason);
     void tear_down();
     ConnectionId id() const { return id_; }
+    const AddressKey& address() const { return address_; }
     uint64_t queued_bytes() const { return queue_.bytes(); }
+    // For SocketGate: whether a read of `read_bytes` may start now (see WriteQueue::reading_allowed).
+    bool reading_allowed(size_t read_bytes) const;
+    void drop_held_read() { ws_.next_layer().drop_held_read(); }
 
     // ---- the writer, for SocketGate ----
     // Bytes Beast wrote (whole frames, or the handshake's HTTP answer), sent next between frames.
-    void write_control(std::vector<uint8_t> bytes);
+    // A pong is written inside Beast's read, once per ping: pongs wait for the read to want
+    // more input (before_read) and leave together, one system call for a buffer of pings.
+    void write_control(std::span<const uint8_t> bytes);
+    void before_read() {
+        if (!queue_.control_empty()) flush();
+    }
     void when_written(std::function<void()> done);
     // Sends what is queued until the socket would block (then waits for it) or all is sent.
     void flush();
@@ -119,6 +170,12 @@ private:
     void on_read(const error_code& ec, size_t bytes);
     bool send_some();  // false: blocked or failed; true: nothing left
     void drop_unstarted();
+    void on_ping();
+    // The queue shrank (or was emptied): a read held by the gate may go ahead.
+    void queue_shrank() {
+        if (ws_.next_layer().read_held() && reading_allowed(largest_ping_read)) ws_.next_layer().resume_read();
+    }
+    void handshake_over();  // the upgrade finished or failed: its place in the address's budget is free
     // The socket is gone: nothing more will be written; whoever waits for the writes is told.
     void abandon_writes();
     void finish(Ending ending);
@@ -126,9 +183,14 @@ private:
     Server& server_;
     websocket::stream<SocketGate> ws_;
     beast::flat_buffer buffer_;
-    WriteQueue queue_;
-    std::deque<std::vector<uint8_t>> control_;  // Beast's writes, not counted against the cap
-    bool control_in_progress_ = false;           // the item being sent is control_.front()
+    AddressKey address_;
+    bool holds_handshake_ = true;  // counted as an unfinished upgrade of its address
+    // Beast's reads parse frames out of a buffer of 1536 bytes (its tcp_frame_size), so one read
+    // holds at most that many bytes of pings, and their pongs are no longer.
+    static constexpr size_t largest_ping_read = 1536;
+    WriteQueue queue_;  // the room's messages and Beast's own frames, under one cap
+    TokenBucket pings_;
+    bool control_in_progress_ = false;           // the item being sent is queue_.control_front()
     size_t sent_of_current_ = 0;                 // bytes of the item being sent already sent
     bool waiting_writable_ = false;
     bool flushing_ = false;

@@ -4,13 +4,19 @@
 // step it serves, inside the same tick: the step time comes from the room's own stats (its
 // clock, here the thread's CPU time, brackets the step alone), the room time is the rest of
 // the iteration.
+// BM_RoomTickRecorded: what --record's write adds to a tick, buffered and flushed every tick.
 // Read: room/step is the goal figure (< 1 at 1,000 watchers); ns/recipient is the room's
 // time divided by its recipients (compare across rows: flat means the per-recipient cost does
 // not grow with the room's size); frame_B the bytes of one frame (16 steers).
 #include <benchmark/benchmark.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <ctime>
 #include <cstdint>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "arena/sim.hpp"
@@ -115,3 +121,71 @@ void BM_RoomTick(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_RoomTick)->Arg(0)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
+
+// What `tandem serve --record FILE` adds to a tick (include/tandem/server/game_room.hpp): the
+// tick's records taken from the room and written to the file, beside the room's tick itself
+// (step included) in the same iteration. Arg 0: written into the stream's buffer only (before:
+// the kernel saw the bytes every 8 KiB, so a kill lost up to that); Arg 1: written and flushed,
+// one write(2) a tick (now). 16 players, no watchers, the default world; the file is a
+// temporary one on this machine's disk (page cache: no fsync, as the server does).
+void BM_RoomTickRecorded(benchmark::State& state) {
+    const bool flush = state.range(0) != 0;
+    RoomConfig<Sim> config;
+    Room<Sim> room = Room<Sim>::create(config).value();
+    std::vector<uint32_t> ids;
+    int64_t now = 0;
+    std::vector<uint8_t> message;
+    for (uint32_t i = 0; i < players; ++i) {
+        const uint32_t id = room.connect(now);
+        message.clear();
+        encode(message, hello_for<Sim>(Role::play));
+        room.receive(id, message, now);
+        ids.push_back(id);
+    }
+    const std::string path = "/tmp/tandem-room-bench-" + std::to_string(::getpid()) + ".replay";
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    room.start_recording();
+    std::vector<Outgoing> sends;
+    std::vector<CloseRequest> closes;
+    std::vector<uint8_t> recorded;
+    uint32_t sequence = 1;
+    uint64_t record_bytes = 0;
+    int64_t tick_total = 0, write_total = 0, ticks = 0;
+    auto one_tick = [&](bool timed) {
+        for (uint32_t p = 0; p < players; ++p) {
+            message.clear();
+            const int32_t x = static_cast<int32_t>((sequence * 7 + p * 61) % 1000);
+            encode(message, input_message<Sim>(sequence, arena::Steer{{Fx::from_int(x), Fx::from_int(1000 - x)}}));
+            room.receive(ids[p], message, now);
+        }
+        ++sequence;
+        now += tick_ns;
+        const int64_t t0 = cpu_ns();
+        room.tick(now);
+        room.take_outbox(sends, closes);
+        const int64_t t1 = cpu_ns();
+        recorded.clear();
+        room.take_recording(recorded);
+        file.write(reinterpret_cast<const char*>(recorded.data()), static_cast<std::streamsize>(recorded.size()));
+        if (flush) file.flush();
+        const int64_t t2 = cpu_ns();
+        sends.clear();
+        closes.clear();
+        if (timed) {
+            tick_total += t1 - t0;
+            write_total += t2 - t1;
+            record_bytes += recorded.size();
+            ++ticks;
+        }
+    };
+    for (int i = 0; i < 120; ++i) one_tick(false);
+    for (auto _ : state) one_tick(true);
+    file.close();
+    std::remove(path.c_str());
+    state.counters["tick_us"] = static_cast<double>(tick_total) / static_cast<double>(ticks) / 1000.0;
+    state.counters["write_us"] = static_cast<double>(write_total) / static_cast<double>(ticks) / 1000.0;
+    state.counters["write/tick"] = static_cast<double>(write_total) / static_cast<double>(tick_total);
+    state.counters["record_B"] = static_cast<double>(record_bytes) / static_cast<double>(ticks);
+}
+
+BENCHMARK(BM_RoomTickRecorded)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);

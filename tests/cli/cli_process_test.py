@@ -97,8 +97,10 @@ def run_status(cli, *args):
 def replay_records(data):
     """(offset of the message, message bytes) of each record after the 16-byte header."""
     records, at = [], 16
-    while at < len(data):
+    while at + 4 <= len(data):
         (length,) = struct.unpack_from("<I", data, at)
+        if length == 0:
+            break  # the end marker
         records.append((at + 4, data[at + 4:at + 4 + length]))
         at += 4 + length
     return records
@@ -194,9 +196,45 @@ def check_replay(cli, make_replay, game="arena"):
         check(any(line.startswith(expected) for line in out.splitlines()),
               f"it names the damaged field '{expected}...' (got {out})")
 
-        for cut, what in ((len(good) - 3, "inside the last record"), (10, "inside the header")):
+        for cut, what in ((len(good) - 3, "inside the end marker"), (10, "inside the header")):
             status, out, err = run_status(cli, "replay", *as_game, write(good[:cut]))
             check(status == 1 and "truncated" in err, f"a replay cut {what} exits 1 as truncated (got {status}: {err})")
+
+        # The end marker: a u32 zero after the last record. A file without it is truncated,
+        # exit 1, naming the last tick it covers; --allow-truncated checks what it holds.
+        check(good[-4:] == b"\0\0\0\0", "a finished replay ends with the end marker, a u32 zero")
+        status, out, err = run_status(cli, "replay", *as_game, write(good[:-4]))
+        check(status == 1 and out == "" and "truncated: no end marker (cut after its last whole record); the last tick it covers is 30 (ticks 0 to 30)" in err
+              and "--allow-truncated" in err,
+              f"a replay without its end marker exits 1 as truncated at tick 30 (got {status}: {out}{err})")
+        inside = frame_at(good, 20) + 3  # three bytes into tick 20's frame
+        status, out, err = run_status(cli, "replay", *as_game, write(good[:inside]))
+        check(status == 1 and "truncated: no end marker (cut inside record" in err and "the last tick it covers is 19 (ticks 0 to 19)" in err,
+              f"a replay cut inside tick 20's frame exits 1 as truncated at tick 19 (got {status}: {out}{err})")
+        status, out, err = run_status(cli, "replay", *as_game, write(good[:inside]), "--allow-truncated")
+        check(status == 0 and out.startswith("truncated: no end marker (cut inside record") and "the last tick it covers is 19" in out
+              and "ticks 0 to 19: 19 frames" in out and out.rstrip().endswith("ok: every digest agrees with this build"),
+              f"--allow-truncated checks the 19 ticks it holds, says truncated, exits 0 (got {status}: {out}{err})")
+        status, out, err = run_status(cli, "replay", *as_game, "--allow-truncated", path)
+        check(status == 0 and "truncated" not in out and "30 frames" in out, f"--allow-truncated on a whole file checks it all (got {status}: {out}{err})")
+        data = bytearray(good[:-4])
+        data[frame_at(data, 12) + 9] ^= 1
+        status, out, err = run_status(cli, "replay", *as_game, write(data), "--allow-truncated")
+        check(status == 1 and out.startswith("truncated:") and "mismatch at tick 12:" in out,
+              f"--allow-truncated still names a mismatch, exit 1 (got {status}: {out}{err})")
+        welcome_only = replay_records(good)[1][0] - 4  # the baseline record's first byte
+        for extra in ([], ["--allow-truncated"]):
+            status, out, err = run_status(cli, "replay", *as_game, write(good[:welcome_only]), *extra)
+            check(status == 1 and "truncated" in err and "covers no tick" in err,
+                  f"a replay cut before its baseline exits 1 as truncated {extra} (got {status}: {out}{err})")
+        status, out, err = run_status(cli, "replay", *as_game, write(good[:-4]), "--dump-at", "17")
+        check(status == 1 and "truncated" in err, f"--dump-at of a truncated file exits 1 without --allow-truncated (got {status}: {err})")
+        status, out, err = run_status(cli, "replay", *as_game, write(good[:-4]), "--dump-at", "17", "--allow-truncated")
+        dump = run(cli, "dump", *as_game, "--scenario", "chaos", "--tick", "17")
+        check(status == 0 and "scenario chaos\n" + out == dump and "truncated" in err,
+              f"--dump-at with --allow-truncated prints the state, the truncation on stderr (got {status}: {err})")
+        status, out, err = run_status(cli, "replay", path, "--allow-truncated=yes")
+        check(status == 2 and "--allow-truncated takes no value" in err, f"--allow-truncated=VALUE exits 2 (got {status}: {err})")
         status, out, err = run_status(cli, "replay", write(b"XNDR" + good[4:]))
         check(status == 1 and "bad_magic" in err, f"another file exits 1 as bad_magic (got {status}: {err})")
 
@@ -205,7 +243,7 @@ def check_replay(cli, make_replay, game="arena"):
         status, out, err = run_status(cli, "replay")
         check(status == 2 and "needs FILE" in err, f"replay without FILE exits 2 (got {status}: {err})")
         status, out, err = run_status(cli, "replay", path, "--tick", "3")
-        check(status == 2 and "accepted: one FILE, --game, --dump-at, --help" in err, f"an unknown flag exits 2 listing the accepted (got {err})")
+        check(status == 2 and "accepted: one FILE, --game, --dump-at, --allow-truncated, --help" in err, f"an unknown flag exits 2 listing the accepted (got {err})")
 
 
 if __name__ == "__main__":

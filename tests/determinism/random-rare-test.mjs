@@ -66,7 +66,7 @@ if (s && !s.error) {
   const ref = cli('native');
   expect(mine.status === 1 && /differs from/.test(mine.stderr), `tandem run --world on the perturbed build exits 1 naming the difference (${mine.status}: ${mine.stderr.trim()})`);
   expect(ref.status === 0 && /matches/.test(ref.stderr), `tandem run --world on the reference exits 0 (${ref.status}: ${ref.stderr.trim()})`);
-  expect(s.command === `${join(root, 'build/native-perturbed-rare/src/cli/tandem')} run --world ${s.file}`,    `the report prints the one command: ${s.command}`);
+  expect(s.command === `${join(root, 'build/native-perturbed-rare/src/cli/tandem')} run --game arena --world ${s.file}`,    `the report prints the one command: ${s.command}`);
 }
 
 finish('determinism random rare-path test');

@@ -28,6 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         encode(message, m);
         append_replay_record(again, message);
     }
+    if (result->end == ReplayEnd::marked) append_replay_end(again);
     if (again.size() != size || !std::equal(again.begin(), again.end(), data)) std::abort();
     const ReplayCheck check = check_replay<Sim>(*result);
     if (check.last_tick < check.first_tick) std::abort();

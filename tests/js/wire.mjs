@@ -1,8 +1,9 @@
 // The lockstep protocol written and read byte by byte from its documented layout
 // (include/tandem/net/protocol.hpp), little-endian, so the tests of the ES module's Room and
-// Replay check them against bytes the code under test did not produce. Protocol version 2:
+// Replay check them against bytes the code under test did not produce. Protocol version 3:
 // the game's name in the hello and the welcome, its config, commands and section digests as
-// opaque payloads (the arena's command is 8 bytes, its target). Also the arena's fingerprint
+// opaque payloads (the arena's command is 8 bytes, its target); a resume token may end a hello
+// and a player's welcome, which the ES module's rooms (no token source) never send. Also the arena's fingerprint
 // hash, taken from a snapshot the native CLI writes (bytes 6..13 after "TNDM" and the u16
 // format version).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,7 +28,7 @@ export function nativeFingerprintHash() {
 
 // The protocol version these layouts are (protocol_version), and the game every room of the
 // ES module plays. The arena's command is its steer target, i32 x raw | i32 y raw.
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 export const ARENA_COMMAND_BYTES = 8;
 
 // u8 type | u16 version | u64 fingerprint hash | u8 role (0 play, 1 watch) | u8 n | n bytes of
@@ -148,19 +149,28 @@ export function baseline(tick, snapshot) {
 }
 
 // A replay's records: "TNDR" | u16 format | u16 protocol | u64 fingerprint | (u32 length | message)*
+// | u32 0, the end marker a finished file ends with (`ended`: it is there).
 export function replayRecords(bytes) {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (b.subarray(0, 4).toString('latin1') !== 'TNDR') throw new Error('not a replay');
   const records = [];
-  for (let at = 16; at < b.length;) {
+  let ended = false;
+  for (let at = 16; at + 4 <= b.length;) {
     const length = b.readUInt32LE(at);
+    if (length === 0) {
+      ended = true;
+      break;
+    }
     records.push({ offset: at, message: new Uint8Array(b.subarray(at + 4, at + 4 + length)) });
     at += 4 + length;
   }
-  return { fingerprint: Buffer.from(b.subarray(8, 16)), records };
+  return { fingerprint: Buffer.from(b.subarray(8, 16)), records, ended };
 }
 
-// A replay of `bytes`'s header and the given messages as its records, in order.
+// The end marker: a replay's writer that finished appends it after its last record.
+export const REPLAY_END = Uint8Array.of(0, 0, 0, 0);
+
+// A finished replay of `bytes`'s header and the given messages as its records, in order.
 export function replayOf(bytes, messages) {
   const parts = [Buffer.from(bytes.buffer, bytes.byteOffset, 16)];
   for (const m of messages) {
@@ -168,5 +178,6 @@ export function replayOf(bytes, messages) {
     length.writeUInt32LE(m.length, 0);
     parts.push(length, Buffer.from(m));
   }
+  parts.push(Buffer.from(REPLAY_END));
   return Buffer.concat(parts);
 }

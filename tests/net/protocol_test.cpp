@@ -1,10 +1,11 @@
-// Properties of src/net/protocol.cpp (the opaque codec, protocol version 2) and of
+// Properties of src/net/protocol.cpp (the opaque codec, protocol version 3) and of
 // game_codec.hpp over the arena: every message's bytes equal the layout documented in
 // protocol.hpp, written out here by hand (never produced by the encoder); every message
 // round-trips; every ProtocolError is reached by a crafted message, by the codec or by the
 // typed layer; every truncation of every message is refused without reading past the end (each
 // prefix is a fresh exact-size buffer, so ASan sees any over-read); a frame count larger than
-// its bytes is refused before anything is reserved; an error text is cut at a UTF-8 boundary.
+// its bytes is refused before anything is reserved; an error text is cut at a UTF-8 boundary;
+// a hello and a welcome end with a 16-byte resume token or none.
 #include "tandem/net/protocol.hpp"
 
 #include <catch2/catch.hpp>
@@ -48,7 +49,7 @@ Welcome sample_welcome() { return welcome_for<Sim>(Role::play, 3, 2, 0x100, 16, 
 // One of each message, as the byte tables below spell them.
 std::vector<ClientMessage> sample_client_messages() {
     return {
-        Hello{2, 0x0102030405060708u, Role::watch, "arena"},
+        Hello{2, 0x0102030405060708u, Role::watch, "arena", std::nullopt},
         InputMsg{0x11223344u, steer_bytes(0x10000, -1)},
         Ack{true, 0x0A0B, 0xDEADBEEF00000001u},
         Ping{-2},
@@ -74,7 +75,7 @@ Bytes hello_bytes() {
 }  // namespace
 
 TEST_CASE("client messages are the documented little-endian layouts, byte for byte") {
-    CHECK(encoded(Hello{2, 0x0102030405060708u, Role::watch, "arena"}) == hello_bytes());
+    CHECK(encoded(Hello{2, 0x0102030405060708u, Role::watch, "arena", std::nullopt}) == hello_bytes());
     CHECK(encoded(InputMsg{0x11223344u, steer_bytes(0x10000, -1)}) ==
           Bytes{0x02, 0x44, 0x33, 0x22, 0x11, 8, 0x00, 0x00, 0x01, 0x00, 0xFF, 0xFF, 0xFF, 0xFF});
     CHECK(encoded(Ack{true, 0x0A0B, 0xDEADBEEF00000001u}) ==
@@ -159,7 +160,7 @@ TEST_CASE("server messages are the documented little-endian layouts, byte for by
 TEST_CASE("hand-written bytes decode to the messages they spell") {
     const auto hello = decode_client(hello_bytes());
     REQUIRE(hello.ok());
-    CHECK(std::get<Hello>(*hello) == Hello{2, 0x0102030405060708u, Role::watch, "arena"});
+    CHECK(std::get<Hello>(*hello) == Hello{2, 0x0102030405060708u, Role::watch, "arena", std::nullopt});
     const auto pong = decode_server(Bytes{0x84, 1, 0, 0, 0, 0, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                                           2, 0, 0, 0, 0, 0, 0, 0x80});
     REQUIRE(pong.ok());
@@ -211,9 +212,15 @@ TEST_CASE("random messages of every type round-trip, and random arena frames thr
         for (uint8_t& x : b) x = static_cast<uint8_t>(rng.next());
         return b;
     };
+    const auto token = [&]() -> std::optional<ResumeToken> {
+        if (rng.next() % 2) return std::nullopt;
+        ResumeToken t{};
+        for (uint8_t& x : t) x = static_cast<uint8_t>(rng.next());
+        return t;
+    };
     for (int i = 0; i < 200; ++i) {
         std::vector<ClientMessage> client = {
-            Hello{static_cast<uint16_t>(rng.next()), rng.next(), rng.next() % 2 ? Role::play : Role::watch, name()},
+            Hello{static_cast<uint16_t>(rng.next()), rng.next(), rng.next() % 2 ? Role::play : Role::watch, name(), token()},
             InputMsg{static_cast<uint32_t>(rng.next()), CommandBytes::of(payload(max_command_bytes))},
             rng.next() % 2 ? Ack{true, rng.next(), rng.next()} : Ack{false, 0, 0},
             Ping{static_cast<int64_t>(rng.next())},
@@ -225,7 +232,7 @@ TEST_CASE("random messages of every type round-trip, and random arena frames thr
             CHECK(*r == m);
         }
         Welcome w{rng.next() % 2 ? Role::play : Role::watch, static_cast<uint32_t>(rng.next()), static_cast<uint32_t>(rng.next()),
-                  rng.next(), static_cast<uint32_t>(rng.next()), name(), payload(300)};
+                  rng.next(), static_cast<uint32_t>(rng.next()), name(), payload(300), token()};
         // Strictly increasing players keep the inputs in canonical order.
         std::vector<Applied<Sim>> inputs;
         uint32_t player = 0;
@@ -251,7 +258,7 @@ TEST_CASE("random messages of every type round-trip, and random arena frames thr
             b,
             Pong{static_cast<int64_t>(rng.next()), static_cast<int64_t>(rng.next()), rng.next()},
             rng.next() % 2 ? Sections{rng.next(), true, digests()} : Sections{rng.next(), false, {}},
-            ErrorMsg{static_cast<net::ErrorCode>(1 + rng.next() % 10), text},
+            ErrorMsg{static_cast<net::ErrorCode>(1 + rng.next() % 14), text},
         };
         for (const ServerMessage& m : server) {
             const auto r = decode_server(encoded(m));
@@ -287,6 +294,57 @@ TEST_CASE("every truncation of every message is refused as truncated, never read
     };
     for (const Bytes& b : client) check_prefixes(b, decode_client, b.size());
     for (const Bytes& b : server) check_prefixes(b, decode_server, b[0] == 0x83 ? 10 : b.size());
+}
+
+TEST_CASE("a hello and a welcome end with a resume token of exactly 16 bytes or with none, and anything between is refused") {
+    ResumeToken t{};
+    for (uint32_t i = 0; i < resume_token_bytes; ++i) t[i] = static_cast<uint8_t>(0xA0 + i);
+    // The layout by hand: the token's bytes as they are, after the game's name.
+    Bytes with = hello_bytes();
+    with.insert(with.end(), t.begin(), t.end());
+    CHECK(encoded(Hello{2, 0x0102030405060708u, Role::watch, "arena", t}) == with);
+    const auto hello = decode_client(with);
+    REQUIRE(hello.ok());
+    CHECK(std::get<Hello>(*hello).resume == t);
+    // After the config, for a welcome.
+    Welcome w = sample_welcome();
+    const Bytes plain = encoded(w);
+    w.resume = t;
+    Bytes welcome = plain;
+    welcome.insert(welcome.end(), t.begin(), t.end());
+    CHECK(encoded(w) == welcome);
+    const auto back = decode_server(welcome);
+    REQUIRE(back.ok());
+    CHECK(std::get<Welcome>(*back).resume == t);
+    CHECK_FALSE(std::get<Welcome>(decode_server(plain).value()).resume.has_value());
+    // 1 to 15 bytes of a token are truncated, 17 trailing: either way a fresh exact-size buffer,
+    // so a read past it is an ASan report.
+    for (const Bytes& base : {hello_bytes(), plain}) {
+        for (uint32_t extra = 1; extra <= resume_token_bytes + 1; ++extra) {
+            if (extra == resume_token_bytes) continue;
+            Bytes b = base;
+            b.resize(base.size() + extra, 0x5A);
+            const ProtocolError e = b[0] == 0x01 ? decode_client(b).error() : decode_server(b).error();
+            INFO("type " << int(b[0]) << ", " << extra << " bytes after the layout");
+            CHECK(e == (extra < resume_token_bytes ? ProtocolError::truncated : ProtocolError::trailing_bytes));
+        }
+    }
+}
+
+TEST_CASE("the resume refusals are error codes 11 to 14 on the wire, and 15 is unknown") {
+    CHECK(encoded(ErrorMsg{net::ErrorCode::resume_unknown, ""}) == Bytes{0x86, 11, 0, 0});
+    CHECK(encoded(ErrorMsg{net::ErrorCode::resume_expired, ""}) == Bytes{0x86, 12, 0, 0});
+    CHECK(encoded(ErrorMsg{net::ErrorCode::resume_used, ""}) == Bytes{0x86, 13, 0, 0});
+    CHECK(encoded(ErrorMsg{net::ErrorCode::resumed_elsewhere, ""}) == Bytes{0x86, 14, 0, 0});
+    CHECK(std::get<ErrorMsg>(decode_server(Bytes{0x86, 14, 0, 0}).value()).code == net::ErrorCode::resumed_elsewhere);
+    CHECK(decode_server(Bytes{0x86, 15, 0, 0}).error() == ProtocolError::unknown_error_code);
+    CHECK(error_name(net::ErrorCode::resume_unknown) == "resume_unknown");
+    CHECK(error_name(net::ErrorCode::resume_expired) == "resume_expired");
+    CHECK(error_name(net::ErrorCode::resume_used) == "resume_used");
+    CHECK(error_name(net::ErrorCode::resumed_elsewhere) == "resumed_elsewhere");
+    CHECK(websocket_close_code(CloseReason::resume_refused) == 1008);
+    CHECK(websocket_close_code(CloseReason::resumed_elsewhere) == 1001);
+    CHECK(error_name(CloseReason::resume_refused) == "resume_refused");
 }
 
 TEST_CASE("a frame count claiming more inputs than the bytes hold is refused before any reserve") {
@@ -338,7 +396,7 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
     CHECK(server_error({0xFF}) == ProtocolError::unknown_type);
 
     Bytes hello = hello_bytes();
-    hello.push_back(0);
+    hello.resize(hello.size() + resume_token_bytes + 1, 0);  // a token and one byte more
     CHECK(client_error(hello) == ProtocolError::trailing_bytes);
     hello = hello_bytes();
     hello[11] = 2;
@@ -419,8 +477,8 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
     CHECK(server_error(welcome) == ProtocolError::payload_too_long);
 
     CHECK(server_error({0x86, 0x00, 0x00, 0x00}) == ProtocolError::unknown_error_code);
-    CHECK(server_error({0x86, 0x0B, 0x00, 0x00}) == ProtocolError::unknown_error_code);
-    CHECK(decode_server(Bytes{0x86, 0x0A, 0x00, 0x00}).ok());  // game_mismatch, the newest code
+    CHECK(server_error({0x86, 0x0F, 0x00, 0x00}) == ProtocolError::unknown_error_code);
+    CHECK(decode_server(Bytes{0x86, 0x0E, 0x00, 0x00}).ok());  // resumed_elsewhere, the newest code
     Bytes long_text = {0x86, 0x05};
     le(long_text, max_error_text_bytes + 1, 2);
     long_text.resize(long_text.size() + max_error_text_bytes + 1, 'a');

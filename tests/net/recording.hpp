@@ -46,7 +46,8 @@ template <class G>
 struct RecordingOf {
     Bytes file;
     std::vector<typename G::State> worlds;   // worlds[t]: the recorded state at tick t
-    std::vector<uint64_t> record_ends;       // the byte offset after each record
+    std::vector<uint64_t> record_ends;       // the byte offset after each record (the end marker is none)
+    std::vector<uint64_t> record_ticks;      // the newest tick a baseline or frame reached once that record is read
 };
 
 template <class G>
@@ -56,19 +57,23 @@ struct GameRecordOptions {
     std::optional<uint64_t> damage_at;             // the recorded state is damaged after this tick
     std::function<void(typename G::State&)> damage;
     std::vector<uint64_t> baselines_at;            // a Baseline of the recorded state after these ticks' records
+    bool end = true;                               // the end marker last, as a writer that finished writes it
 };
 
 template <sim::Scripted G>
 RecordingOf<G> record_game_match(const typename G::Scenario& s, const GameRecordOptions<G>& o) {
     RecordingOf<G> r;
-    const auto add = [&r](const Bytes& message) {
+    uint64_t reached = 0;   // the newest tick recorded so far: the baseline's or a frame's
+    const auto add = [&r, &reached](const Bytes& message) {
         append_replay_record(r.file, message);
         r.record_ends.push_back(r.file.size());
+        r.record_ticks.push_back(reached);
     };
     append_replay_header<G>(r.file);
     typename G::State w = G::start(s);
     const typename G::Config config = G::config_of(w);
     add(encoded(welcome_for<G>(Role::watch, watcher_id, 2, 0, G::max_players(config), config)));
+    reached = G::tick(w);
     add(encoded(Baseline{G::tick(w), sim::encode_snapshot<G>(w)}));
     r.worlds.push_back(w);
     typename G::Stepper stepper;
@@ -83,6 +88,7 @@ RecordingOf<G> record_game_match(const typename G::Scenario& s, const GameRecord
         for (const sim::Input<G>& in : inputs) applied.push_back({in, 0});
         Bytes frame;
         encode_frame<G>(frame, G::tick(w), sim::digest<G>(w), applied);
+        reached = G::tick(w);
         add(frame);
         if (o.sections) add(encoded(Sections{G::tick(w), true, section_list<G>(sim::digests<G>(w).sections)}));
         if (std::find(o.baselines_at.begin(), o.baselines_at.end(), t) != o.baselines_at.end()) {
@@ -90,6 +96,7 @@ RecordingOf<G> record_game_match(const typename G::Scenario& s, const GameRecord
         }
         r.worlds.push_back(w);
     }
+    if (o.end) append_replay_end(r.file);
     return r;
 }
 
@@ -100,6 +107,7 @@ struct RecordOptions {
     uint64_t ticks = 40;
     bool sections = true;                                     // a held Sections record after every frame
     std::optional<uint64_t> corrupt_wells_at = std::nullopt;  // the recorded world is damaged after this tick
+    bool end = true;                                          // the end marker last
 };
 
 inline Recording record_match(const arena::Scenario& s, const RecordOptions& o) {
@@ -107,6 +115,7 @@ inline Recording record_match(const arena::Scenario& s, const RecordOptions& o) 
     g.ticks = o.ticks;
     g.sections = o.sections;
     g.damage_at = o.corrupt_wells_at;
+    g.end = o.end;
     g.damage = [](arena::World& w) {
         if (!w.wells.empty()) w.wells[0].pos.x = w.wells[0].pos.x + Fx::from_raw(1);
     };

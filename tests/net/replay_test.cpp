@@ -46,11 +46,12 @@ ReplayError read_error(const Bytes& file) {
     return r.error().error;
 }
 
-// A file with this build's header and the given messages as records.
+// A finished file: this build's header, the given messages as records, the end marker.
 Bytes file_of(std::initializer_list<Bytes> messages) {
     Bytes file;
     append_replay_header<Sim>(file);
     for (const Bytes& m : messages) append_replay_record(file, m);
+    append_replay_end(file);
     return file;
 }
 
@@ -62,7 +63,7 @@ Bytes baseline_at_0() {
 }  // namespace
 
 TEST_CASE("a replay header is TNDR, format 2, the protocol version and the game's fingerprint hash, little-endian") {
-    Bytes expected = {'T', 'N', 'D', 'R', 2, 0, 2, 0};
+    Bytes expected = {'T', 'N', 'D', 'R', 2, 0, 3, 0};  // format 2, protocol 3
     le(expected, arena::fingerprint_hash(), 8);
     Bytes out;
     append_replay_header<Sim>(out);
@@ -179,27 +180,70 @@ TEST_CASE("a later baseline is checked world against world, or adopted past a ga
     CHECK(healed.divergence->sections == std::vector<std::string_view>{"rng"});
 }
 
-TEST_CASE("every cut inside the header or a record is truncated, a cut between records is a shorter replay") {
+TEST_CASE("a replay ends with the end marker, a u32 zero, and a file that ends with it reads as marked") {
+    Bytes out = {0xEE};
+    append_replay_end(out);
+    CHECK(out == Bytes{0xEE, 0, 0, 0, 0});
     const Recording rec = record({.ticks = 3});
-    for (size_t n = 0; n < rec.file.size(); ++n) {
+    REQUIRE(rec.file.size() == rec.record_ends.back() + 4);
+    CHECK(Bytes(rec.file.end() - 4, rec.file.end()) == Bytes{0, 0, 0, 0});
+    const Replay r = read_ok(rec.file);
+    CHECK(r.end == ReplayEnd::marked);
+    CHECK(replay_coverage(r).last == 3);
+}
+
+TEST_CASE("every cut of a finished replay is truncated: inside a record refused at the cut record, after a whole one read as cut short to its last tick") {
+    // The writer's side is the reference: where each record ends and the newest tick it holds.
+    const Recording rec = record({.ticks = 3});
+    for (size_t n = 0; n <= rec.file.size(); ++n) {
         // An exact-size copy: a read past its end is a heap overflow ASan reports.
         const Bytes cut(rec.file.begin(), rec.file.begin() + static_cast<std::ptrdiff_t>(n));
         const auto r = read_replay<Sim>(cut);
-        INFO("length " << n);
+        INFO("length " << n << " of " << rec.file.size());
+        if (n == rec.file.size()) {
+            REQUIRE(r.ok());
+            CHECK(r->end == ReplayEnd::marked);
+            CHECK(replay_coverage(*r).last == 3);
+            continue;
+        }
         const auto boundary = std::find(rec.record_ends.begin(), rec.record_ends.end(), n);
-        if (boundary == rec.record_ends.end() && n != replay_header_bytes) {
+        if (n < replay_header_bytes) {
             REQUIRE_FALSE(r.ok());
             CHECK(r.error().error == ReplayError::truncated);
-        } else if (n < rec.record_ends[1]) {
-            // The header alone, or the welcome alone: nothing to start a world from.
-            REQUIRE_FALSE(r.ok());
-            CHECK(r.error().error == ReplayError::no_baseline);
-        } else {
+            CHECK(r.error().offset == 0);   // the header's
+        } else if (boundary != rec.record_ends.end() && boundary - rec.record_ends.begin() >= 1) {
+            // After a whole record (the baseline or later), without the marker.
+            const auto k = static_cast<size_t>(boundary - rec.record_ends.begin());
             REQUIRE(r.ok());
-            CHECK(r->records.size() == static_cast<size_t>(boundary - rec.record_ends.begin()) + 1);
+            CHECK(r->end == ReplayEnd::cut_short);
+            CHECK(r->records.size() == k + 1);
+            CHECK(replay_coverage(*r).last == rec.record_ticks[k]);
             CHECK_FALSE(check_replay<Sim>(*r).divergence);
+        } else if (n == replay_header_bytes || boundary != rec.record_ends.end()) {
+            // The header alone, or the welcome alone, without the marker: cut before the match.
+            REQUIRE_FALSE(r.ok());
+            CHECK(r.error().error == ReplayError::truncated);
+        } else {
+            // Inside a record (the end marker included): refused at that record's first byte,
+            // the end of the whole records before it.
+            REQUIRE_FALSE(r.ok());
+            CHECK(r.error().error == ReplayError::truncated);
+            uint64_t start = replay_header_bytes;
+            for (uint64_t e : rec.record_ends) {
+                if (e <= n) start = e;
+            }
+            CHECK(r.error().offset == start);
         }
     }
+}
+
+TEST_CASE("bytes after the end marker are a bad record") {
+    Bytes file = record({.ticks = 2}).file;
+    file.push_back(0);
+    CHECK(read_error(file) == ReplayError::bad_record);
+    Bytes twice = record({.ticks = 2}).file;
+    append_replay_end(twice);
+    CHECK(read_error(twice) == ReplayError::bad_record);
 }
 
 TEST_CASE("each kind of bad file is refused with its typed error") {
@@ -266,13 +310,19 @@ TEST_CASE("a room's own recording reads and checks clean, and a flipped digest i
     }
     Bytes file;
     room.take_recording(file);
+    CHECK(read_ok(file).end == ReplayEnd::cut_short);   // a recording still going
+    room.end_recording();
+    const arena::World last = room.state();
+    room.tick(now += 16'000'000);                       // nothing is recorded after its end
+    room.take_recording(file);
     const Replay replay = read_ok(file);
+    CHECK(replay.end == ReplayEnd::marked);
     const ReplayCheck check = check_replay<Sim>(replay);
     CHECK_FALSE(check.divergence);
     CHECK(check.frames_checked == 30);
     const auto end = replay_state_at<Sim>(replay, check.last_tick);
     REQUIRE(end.ok());
-    CHECK(*end == room.state());
+    CHECK(*end == last);
 
     // The digest of the 10th frame (record 2 + 2 * 9), 4 + 1 + 8 bytes into its record.
     uint64_t at = replay_header_bytes;
@@ -280,6 +330,10 @@ TEST_CASE("a room's own recording reads and checks clean, and a flipped digest i
         at += 4 + (file[at] | file[at + 1] << 8 | file[at + 2] << 16 | uint64_t{file[at + 3]} << 24);
     }
     file[at + 4 + 1 + 8] ^= 0x80;
+    room.start_recording();   // once: a finished recording is not begun again
+    Bytes none;
+    room.take_recording(none);
+    CHECK(none.empty());
     const ReplayCheck damaged = check_replay<Sim>(read_ok(file));
     REQUIRE(damaged.divergence);
     CHECK(damaged.divergence->tick == check.first_tick + 10);

@@ -672,7 +672,7 @@ TEST_CASE("the version, game and fingerprint errors say which, in a sentence") {
     const uint32_t a = h.room.connect(0), b = h.room.connect(0);
     h.send(a, hello_bytes(0, 9));
     h.send(b, hello_bytes(0, protocol_version, 0x1234));
-    CHECK(error_of(h.messages(a))->text == "protocol version 9, this server speaks 2");
+    CHECK(error_of(h.messages(a))->text == "protocol version 9, this server speaks 3");
     CHECK(error_of(h.messages(b))->text.find("simulation fingerprint 0000000000001234") == 0);
     const uint32_t c = h.room.connect(0);
     h.send(c, hello_bytes(0, protocol_version, arena::fingerprint_hash(), "ships"));
@@ -805,7 +805,7 @@ std::map<std::string, std::vector<Bytes>> scenario(bool with_misbehaving) {
             case 0: h.send(id, {0xde, 0xad, 0xbe, 0xef}); break;
             case 1: h.send(id, hello_bytes(0, protocol_version, 42)); break;
             case 2: h.send(id, input_bytes(1, 5 << 16, 5 << 16)); break;
-            case 3: h.send(id, hello_bytes(0, 3)); break;
+            case 3: h.send(id, hello_bytes(0, 9)); break;
             case 4: h.send(id, codec(Frame{})); break;
         }
     };

@@ -1,7 +1,8 @@
 // The kit over the second game, unchanged: Room<ships::Sim> admits ScriptedBot<ships::Sim>
 // players (ships::Sim::Bot's legs of held buttons), steps them, streams frames the bots ack with
 // the room's own digests, and records a replay that check_replay<ships::Sim> re-runs to the same
-// digests at every tick.
+// digests at every tick. With resume on, a dropped player's ship stays and lets go of its
+// buttons (ships::Sim::idle_command) while its seat is kept.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -30,7 +31,14 @@ struct Match {
         RoomConfig<Sim> c;
         c.game = ships::Config{};
         c.game.max_players = 4;
-        return Room<Sim>::create(c).value();
+        Room<Sim> room = Room<Sim>::create(c).value();
+        // Resume on: tokens from a counter (the bots ignore them).
+        room.set_token_source([n = uint8_t{0}]() mutable {
+            ResumeToken t{};
+            t.fill(++n);
+            return t;
+        });
+        return room;
     }
 
     explicit Match(std::vector<uint64_t> seeds) : room(make_room()) {
@@ -101,4 +109,23 @@ TEST_CASE("ships bots play in a Room<ships::Sim>: admitted, flying, shooting, ac
     CHECK_FALSE(check.divergence.has_value());
     CHECK(check.frames_checked == 900);
     CHECK(check.last_tick == s.tick);
+}
+
+TEST_CASE("a dropped ships player keeps its ship, and the room's neutral command lets go of every button while the seat is kept") {
+    Match m({3, 4});
+    m.run(120);
+    const auto ship_of = [&](uint32_t player) -> const ships::Ship* {
+        for (const ships::Ship& x : m.room.state().ships)
+            if (x.player == player) return &x;
+        return nullptr;
+    };
+    REQUIRE(ship_of(1) != nullptr);
+    CHECK(ship_of(1)->buttons != 0);   // the bot holds fire at least
+    m.room.disconnect(m.ids[0], static_cast<int64_t>(m.room.state().tick) * tick_ns);
+    m.ids[0] = 0;   // nothing more reaches the dropped bot
+    CHECK(m.room.seat_held(1));
+    m.run(10);   // past the input delay
+    REQUIRE(ship_of(1) != nullptr);
+    CHECK(ship_of(1)->buttons == 0);
+    CHECK(m.room.state().ships.size() == 2);
 }

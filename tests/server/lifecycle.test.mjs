@@ -9,7 +9,9 @@ import WebSocket from 'ws';
 import { startServer, serverBinary, metrics, residentBytes, rawWebSocket, sleep } from './support.mjs';
 
 test('SIGTERM with clients connected: each sees 1001, the process exits 0 within 2 s', async (t) => {
-  const server = await startServer();
+  // 20 upgrades at once from one address are more than its budget of unfinished handshakes
+  // (16; hostile.test.mjs checks that budget): raised here, where the drain is what is checked.
+  const server = await startServer({ fixture: ['--handshakes-per-address', '32'] });
   const clients = [];
   for (let i = 0; i < 20; ++i) {
     const ws = new WebSocket(server.ws);

@@ -41,6 +41,7 @@ TEST_CASE("no flags: loopback on 8080, the page and package directories, room de
     CHECK_FALSE(o.input_delay_ticks);
     CHECK_FALSE(o.max_players);
     CHECK_FALSE(o.max_watchers);
+    CHECK_FALSE(o.resume_grace_seconds);
     CHECK(o.record_path.empty());
     CHECK(o.allowed_origins.empty());
 }
@@ -48,7 +49,7 @@ TEST_CASE("no flags: loopback on 8080, the page and package directories, room de
 TEST_CASE("every flag is read, as --flag value and as --flag=value") {
     const auto spaced = parse({"--host", "::1", "--port", "0", "--web", "w", "--pkg", "p", "--crowd", "300",
                                "--tick-hz", "30", "--input-delay", "3", "--max-players", "8", "--max-watchers", "1000",
-                               "--record", "match.replay", "--allow-origin", "http://a.example",
+                               "--resume-grace", "0", "--record", "match.replay", "--allow-origin", "http://a.example",
                                "--allow-origin", "https://b.example:9000"});
     REQUIRE(spaced.ok());
     const ServeOptions& o = spaced->options;
@@ -63,6 +64,7 @@ TEST_CASE("every flag is read, as --flag value and as --flag=value") {
     CHECK(o.input_delay_ticks == 3u);
     CHECK(o.max_players == 8u);
     CHECK(o.max_watchers == 1000u);
+    CHECK(o.resume_grace_seconds == 0u);
     CHECK(o.record_path == "match.replay");
     CHECK(o.allowed_origins == std::vector<std::string>{"http://a.example", "https://b.example:9000"});
 
@@ -74,11 +76,29 @@ TEST_CASE("every flag is read, as --flag value and as --flag=value") {
     CHECK(joined->options.game_values == std::vector<std::pair<std::string, std::string>>{{"--tick-hz", "5"}});
 }
 
+TEST_CASE("--per-address-limit N is kept as given, and unset by default") {
+    CHECK_FALSE(parse({})->options.per_address_limit);
+    CHECK(parse({"--per-address-limit", "2000"})->options.per_address_limit == 2000u);
+}
+
+TEST_CASE("--help states the per-address budgets and the transport's limits with their default values") {
+    const std::string text = serve_help_text();
+    CHECK(text.find("--per-address-limit N") != std::string::npos);
+    CHECK(text.find("(default 64 and 16; loopback counts like any address)") != std::string::npos);
+    CHECK(text.find("within 5 s") != std::string::npos);
+    CHECK(text.find("4 pings a second\nafter a burst of 8") != std::string::npos);
+    CHECK(text.find("1008 ping_rate") != std::string::npos);
+    CHECK(text.find("at most 1 MiB queued") != std::string::npos);
+    CHECK(text.find("a 64 KiB kernel send buffer") != std::string::npos);
+}
+
 TEST_CASE("--help wins wherever it stands") {
     CHECK(parse({"--help"})->help);
     CHECK(parse({"--port", "1", "-h"})->help);
     CHECK(serve_help_text().find("--allow-origin") != std::string::npos);
     CHECK(serve_help_text().find("/pkg/") != std::string::npos);
+    CHECK(serve_help_text().find("--resume-grace SECONDS") != std::string::npos);
+    CHECK(serve_help_text().find("resume_expired") != std::string::npos);
 }
 
 TEST_CASE("--help lists the game's flags, its scenarios and its routes, without them, none") {
@@ -105,7 +125,7 @@ TEST_CASE("without a game's flags or scenarios, the kit's flags alone are accept
     const auto r = parse_serve_args(std::vector<std::string_view>{"--tick-hz", "30"});
     REQUIRE_FALSE(r);
     CHECK(r.message() == "unknown option '--tick-hz' (accepted: --host, --port, --web, --pkg, --input-delay, "
-                         "--max-players, --max-watchers, --record, --allow-origin, --help)");
+                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --allow-origin, --help)");
     CHECK_FALSE(parse_serve_args(std::vector<std::string_view>{"--scenario", "orbits"}));
 }
 
@@ -120,6 +140,8 @@ TEST_CASE("each command-line mistake names the flag and what is accepted") {
     CHECK(refusal({"--host", "1.2.3"}).starts_with("--host expects an IP address"));
     CHECK(refusal({"--input-delay", "601"}) == "--input-delay expects a whole number in 0..600 (got '601')");
     CHECK(refusal({"--max-players", "100001"}).starts_with("--max-players expects a whole number in 0..100000"));
+    CHECK(refusal({"--per-address-limit", "0"}) == "--per-address-limit expects a whole number in 1..100000 (got '0')");
+    CHECK(refusal({"--resume-grace", "3601"}) == "--resume-grace expects a whole number in 0..3600 (got '3601')");
     CHECK(refusal({"--crowd", "5", "--scenario", "orbits"}) ==
           "--crowd and --scenario are exclusive (a scenario fixes its own crowd)");
     CHECK(parse({"--tick-hz", "5", "--scenario", "orbits"}));   // a flag a scenario does not fix
@@ -131,7 +153,7 @@ TEST_CASE("each command-line mistake names the flag and what is accepted") {
     CHECK(refusal({"--allow-origin", "example.com"}).starts_with("--allow-origin expects an origin"));
     CHECK(refusal({"--record", ""}).starts_with("--record expects a file path"));
     CHECK(refusal({"serve"}) == "unknown option 'serve' (accepted: --host, --port, --web, --pkg, --scenario, --tick-hz, "
-                                "--crowd, --input-delay, --max-players, --max-watchers, --record, --allow-origin, --help)");
+                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --allow-origin, --help)");
     CHECK(refusal({"--verbose"}).starts_with("unknown option '--verbose'"));
 }
 

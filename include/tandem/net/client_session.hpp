@@ -155,6 +155,12 @@ struct SessionFigures {
     uint32_t inputs_applied = 0;             // newest own sequence a frame carried
     std::optional<ErrorCode> refused;        // the room's last ErrorMsg code
     std::string refused_text;
+    // Resume: the session holds a token for its seat (it sends it on its next connection), and
+    // whether the newest welcome gave back the seat of the token sent (the page says
+    // "reconnected as player N"); resumes counts such welcomes. The token itself is never shown.
+    bool resumable = false;
+    bool resumed = false;
+    uint32_t resumes = 0;
     ResumeFigures last_resume;
 };
 
@@ -210,7 +216,10 @@ public:
     void receive(std::span<const uint8_t> message, int64_t now);
     void on_disconnected(int64_t now);
     // Whether the socket should be reopened: false after a refusal retrying cannot cure
-    // (version or fingerprint mismatch, malformed, unexpected, rate_limited).
+    // (version or fingerprint mismatch, malformed, unexpected, rate_limited, and
+    // resumed_elsewhere: another connection holds the seat, and fighting it back would only
+    // pass the seat to and fro). A refused resume token is not final: the session drops the
+    // token and its next connection asks for a new seat.
     bool should_reconnect() const { return !refused_for_good_; }
     // The delay before the next attempt (0, then 250 ms doubling to 8 s).
     int64_t reconnect_delay_ns() const { return detail::reconnect_delay(reconnect_attempts_); }
@@ -258,7 +267,13 @@ public:
     // The replay file of what this session received: header, Welcome, Baselines and Frames
     // in order, Sections. Frames discarded while waiting for a baseline are not in it, so a
     // gap in its frames is always followed by a Baseline.
-    std::vector<uint8_t> export_replay() const { return replay_; }
+    std::vector<uint8_t> export_replay() const {
+        // The export is the match as received so far, finished here: it ends with the end
+        // marker, unless records were dropped at the cap (then it reads as cut short, which it is).
+        std::vector<uint8_t> file = replay_;
+        if (!replay_full_) append_replay_end(file);
+        return file;
+    }
 
     // Debug: changes the held state as `corrupt` says (the game's side knows what to break),
     // so the next applied tick's digest disagrees with the room's. Nothing when no state is held.
@@ -401,6 +416,10 @@ private:
     // Reconnect.
     uint32_t reconnect_attempts_ = 0;
     bool refused_for_good_ = false;
+    // The seat's resume token from the newest welcome, sent in the next connection's hello;
+    // whether the hello of this connection carried it.
+    std::optional<ResumeToken> resume_token_;
+    bool sent_token_ = false;
 
     std::vector<std::vector<uint8_t>> outgoing_;
     std::vector<uint8_t> replay_;
@@ -423,7 +442,12 @@ void ClientSession<G>::on_connected(int64_t now) {
     welcomed_ = false;
     awaiting_baseline_ = true;
     frames_.clear();
-    send(hello_for<G>(role_));
+    Hello hello = hello_for<G>(role_);
+    // A player that held a seat asks for it back; the room refuses a token it no longer honours
+    // (then the token is dropped, and the next connection asks for a new seat).
+    if (role_ == Role::play) hello.resume = resume_token_;
+    sent_token_ = hello.resume.has_value();
+    send(hello);
     baseline_requested_at_ = now;
 }
 
@@ -464,9 +488,24 @@ void ClientSession<G>::receive(std::span<const uint8_t> message, int64_t now) {
             return;
         }
         // Only the first welcome goes into the replay: a reconnect's baseline restarts the
-        // stream the replay checks, under the same config.
-        if (!welcome_recorded_) record(message);
+        // stream the replay checks, under the same config. Never with the token: a replay is
+        // shared, the token is the seat.
+        if (!welcome_recorded_) {
+            if (w->resume) {
+                Welcome plain = *w;
+                plain.resume.reset();
+                std::vector<uint8_t> bytes;
+                encode(bytes, plain);
+                record(bytes);
+            } else {
+                record(message);
+            }
+        }
         welcome_recorded_ = true;
+        figures_.resumed = sent_token_;
+        if (sent_token_) ++figures_.resumes;
+        sent_token_ = false;
+        resume_token_ = w->resume;
         welcomed_ = true;
         player_ = w->player;
         figures_.player = w->player;
@@ -491,6 +530,11 @@ void ClientSession<G>::receive(std::span<const uint8_t> message, int64_t now) {
     } else if (auto* e = std::get_if<ErrorMsg>(&m)) {
         figures_.refused = e->code;
         figures_.refused_text = e->text;
+        // A token refused (or taken over by another connection) is no longer the seat's.
+        if (e->code == ErrorCode::resume_unknown || e->code == ErrorCode::resume_expired ||
+            e->code == ErrorCode::resume_used || e->code == ErrorCode::resumed_elsewhere) {
+            resume_token_.reset();
+        }
         // Retrying repeats some refusals (another build, a client bug, abuse); the others are
         // temporary (the room may have a seat or be back later).
         if (detail::refusal_is_final(e->code)) refused_for_good_ = true;
@@ -879,6 +923,7 @@ SessionFigures ClientSession<G>::figures() const {
     f.step_cost_ns = step_cost_ns_;
     f.bytes_in_per_sec = in_rate_.per_sec();
     f.bytes_out_per_sec = out_rate_.per_sec();
+    f.resumable = resume_token_.has_value();
     return f;
 }
 

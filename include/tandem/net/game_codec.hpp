@@ -31,7 +31,7 @@ struct Applied {
 // The hello a client of game G sends.
 template <class G>
 Hello hello_for(Role role) {
-    return Hello{protocol_version, sim::fingerprint_hash<G>(), role, std::string(G::name)};
+    return Hello{protocol_version, sim::fingerprint_hash<G>(), role, std::string(G::name), std::nullopt};
 }
 
 // ---- Commands ------------------------------------------------------------------------------
@@ -105,7 +105,8 @@ Result<std::vector<Applied<G>>, ProtocolError> decode_frame_inputs(const Frame& 
 template <class G>
 Welcome welcome_for(Role role, uint32_t player, uint32_t input_delay_ticks, uint64_t server_tick, uint32_t max_players,
                     const typename G::Config& config) {
-    return Welcome{role, player, input_delay_ticks, server_tick, max_players, std::string(G::name), sim::encode_config<G>(config)};
+    return Welcome{role, player, input_delay_ticks, server_tick, max_players, std::string(G::name), sim::encode_config<G>(config),
+                   std::nullopt};
 }
 
 // The welcome's config, or bad_config when the game refuses its bytes.

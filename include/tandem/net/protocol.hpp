@@ -24,8 +24,19 @@ namespace tandem::net {
 // with ErrorCode::version_mismatch, one naming another game with game_mismatch, one whose
 // fingerprint hash differs from the room's game's (sim::fingerprint_hash<G>) with
 // fingerprint_mismatch. Version 2: the game's config, commands and section digests became
-// opaque payloads, and the hello and the welcome name the game.
-inline constexpr uint16_t protocol_version = 2;
+// opaque payloads, and the hello and the welcome name the game. Version 3: a player's welcome
+// may end with a resume token, and a hello may end with one (reclaiming a seat kept after a
+// drop), with the three refusals of a token (resume_unknown, resume_expired, resume_used) and
+// resumed_elsewhere.
+inline constexpr uint16_t protocol_version = 3;
+
+// A resume token: a secret the room hands a player in its welcome, good for one hello that
+// takes the seat back after a drop (room.hpp says when). 128 bits from the source the room is
+// given (the server's is the OS's random bytes), so guessing one is hopeless; the room never
+// issues all zeros. It is sent only to its player: never in a frame, a baseline, a replay or a
+// digest.
+inline constexpr uint32_t resume_token_bytes = 16;
+using ResumeToken = std::array<uint8_t, resume_token_bytes>;
 
 // The codec carries a game's own bytes without knowing the game: a config (the welcome), a
 // command (an input, each input of a frame) and the game's section digests (a desync report
@@ -57,12 +68,16 @@ enum class MessageType : uint8_t {
 enum class Role : uint8_t { play = 0, watch = 1 };
 
 // u8 type | u16 version | u64 fingerprint hash | u8 role | u8 n | n bytes of the game's name
-// (1 to max_game_name_bytes of [a-z0-9_-])                               = 13 + n bytes
+// (1 to max_game_name_bytes of [a-z0-9_-]) | optionally resume_token_bytes of a resume token
+//                                                          = 13 + n bytes, or 29 + n with a token
+// Without a token the hello asks for a new seat (or a watcher's place); with one it asks for
+// the seat the token names back (role play only). The token's presence is the message's length.
 struct Hello {
     uint16_t version = protocol_version;
     uint64_t fingerprint = 0;
     Role role = Role::play;
     std::string game;
+    std::optional<ResumeToken> resume;
     friend bool operator==(const Hello&, const Hello&) = default;
 };
 
@@ -129,6 +144,7 @@ inline constexpr uint32_t watcher_id = 0xFFFFFFFFu;
 // u8 type | u8 role | u32 player id (watcher_id for a watcher) | u32 input delay (ticks)
 // | u64 server tick | u32 max players of the room | u8 n | n bytes of the game's name
 // | u16 m | m bytes of the game's config (sim::encode_config, m <= max_config_bytes)
+// | optionally resume_token_bytes of the player's resume token (a room that offers resume)
 struct Welcome {
     Role role = Role::play;
     uint32_t player = watcher_id;
@@ -137,6 +153,7 @@ struct Welcome {
     uint32_t max_players = 0;
     std::string game;
     std::vector<uint8_t> config;
+    std::optional<ResumeToken> resume;
     friend bool operator==(const Welcome&, const Welcome&) = default;
 };
 
@@ -206,6 +223,10 @@ enum class ErrorCode : uint8_t {
     shutting_down = 8,         // the server is stopping
     idle = 9,                  // nothing received for longer than the idle timeout
     game_mismatch = 10,        // the hello names another game than the room's
+    resume_unknown = 11,       // the hello's resume token is none this room issued (or remembers)
+    resume_expired = 12,       // the token's seat was given up: its grace period ended first
+    resume_used = 13,          // the token was already used to resume (each is good once)
+    resumed_elsewhere = 14,    // another connection took this seat back with its token
 };
 std::string_view error_name(ErrorCode code);  // "version_mismatch", ...
 std::string_view describe(ErrorCode code);
@@ -286,7 +307,10 @@ enum class CloseReason : uint8_t {
     too_slow,         // the write queue passed its hard cap (1008)
     idle,             // nothing heard for the idle timeout (1001)
     shutting_down,    // the server stops (1001)
+    resume_refused,   // a hello's resume token is unknown, expired or used (1008)
+    resumed_elsewhere,  // another connection took the seat back with its token (1001)
 };
+inline constexpr uint32_t close_reason_count = 8;
 std::string_view error_name(CloseReason reason);  // "protocol_error", ...
 std::string_view describe(CloseReason reason);
 uint16_t websocket_close_code(CloseReason reason);

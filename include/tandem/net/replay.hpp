@@ -6,7 +6,10 @@
 //
 //   "TNDR" | u16 replay format version | u16 protocol_version | u64 sim::fingerprint_hash<G>()
 //   | records: u32 length | one server message exactly as on the wire (protocol.hpp)
+//   | the end marker: u32 0 (no server message is empty)
 //
+// A writer that finishes cleanly ends the file with the end marker; a file without one was cut
+// short (a crash, a kill, a full disk) and holds the match only up to its last whole record.
 // All integers little-endian. A room's recording: a Welcome (role watch, the room's config and
 // input delay), a Baseline of the state the match starts from, then per tick its Frame and the
 // room's Sections for that tick (held = 1). A client's export: its Welcome, the Baselines and
@@ -48,10 +51,15 @@ void append_replay_header(std::vector<uint8_t>& out) {
 // Appends one record: the message's length as u32, then its bytes as they are. The caller
 // passes one encoded server message (Welcome, Baseline, Frame or Sections).
 void append_replay_record(std::vector<uint8_t>& out, std::span<const uint8_t> server_message);
+// Appends the end marker: nothing may follow it. A room appends it when its recording ends, a
+// client's export ends with it.
+void append_replay_end(std::vector<uint8_t>& out);
+inline constexpr uint32_t replay_end_bytes = 4;
 
 // ---- Reading ------------------------------------------------------------------------------
 enum class ReplayError : uint8_t {
-    truncated,             // the header, a record's length or a record's bytes end early
+    truncated,             // the header, a record's length or a record's bytes end early; or
+                           // a file without its end marker that holds no baseline
     bad_magic,             // not a replay ("TNDR")
     unsupported_version,   // a replay format version this build cannot read
     protocol_mismatch,     // written by a build speaking another protocol version
@@ -59,7 +67,8 @@ enum class ReplayError : uint8_t {
     bad_record,            // a record that is no server message (ProtocolError), a kind a
                            // replay never holds (pong, error), a welcome naming another game or
                            // a config the game refuses, a frame whose inputs the game refuses,
-                           // sections of another count than the game's
+                           // sections of another count than the game's, bytes after the end
+                           // marker
     out_of_order,          // a welcome not first or naming another config, a frame before any
                            // baseline or not the tick after the one before, a baseline going back
     no_baseline,           // no baseline: nothing to start the state from
@@ -84,10 +93,26 @@ inline std::string_view describe(const ReplayFault& f) { return f.text; }
 // Each record, decoded. Baselines keep their snapshot bytes and frames their inputs' bytes; the
 // reader has checked that each baseline decodes (sim::decode_snapshot<G>) to a state at the
 // baseline's tick with the welcome's config, and that each frame's inputs are the game's.
+// How the file ends. A cut inside a record is refused (truncated, its fault's offset the cut
+// record's start: what comes before is the file's whole records, which read as cut_short).
+enum class ReplayEnd : uint8_t {
+    marked,      // with its end marker: the match as its writer finished it
+    cut_short,   // after a whole record, without the end marker: the writer never finished
+};
 struct Replay {
     std::optional<Welcome> welcome;
     std::vector<ServerMessage> records;  // in file order (the welcome included)
+    ReplayEnd end = ReplayEnd::marked;
 };
+
+// The ticks the records reach: the first baseline's, the newest a baseline or frame reaches,
+// and whether a later baseline skips ticks (a client that resynced).
+struct ReplayCoverage {
+    std::optional<uint64_t> first;   // none: no baseline
+    uint64_t last = 0;
+    bool gaps = false;
+};
+ReplayCoverage replay_coverage(const Replay& replay);
 
 namespace detail {
 ReplayFault replay_fault(ReplayError error, uint64_t record, uint64_t offset, std::string_view what);
@@ -113,10 +138,19 @@ Result<Replay, ReplayFault> read_replay(std::span<const uint8_t> bytes) {
     std::optional<uint64_t> tick;              // the newest tick a baseline or frame reached
     std::vector<Applied<G>> applied;
     uint64_t offset = replay_header_bytes;
+    replay.end = ReplayEnd::cut_short;
     for (uint64_t index = 0; offset < bytes.size(); ++index) {
         const uint64_t at = offset;
         auto body = detail::next_replay_record(bytes, index, offset);
         if (!body.ok()) return body.error();
+        if (body->empty()) {   // the end marker
+            if (offset != bytes.size()) {
+                return replay_fault(ReplayError::bad_record, index, at,
+                                    std::to_string(bytes.size() - offset) + " bytes follow the end marker");
+            }
+            replay.end = ReplayEnd::marked;
+            break;
+        }
         auto decoded = decode_server(*body);
         if (!decoded.ok()) {
             return replay_fault(ReplayError::bad_record, index, at,
@@ -178,6 +212,11 @@ Result<Replay, ReplayFault> read_replay(std::span<const uint8_t> bytes) {
                                 "a replay holds welcome, baseline, frame and sections records only");
         }
         replay.records.push_back(std::move(m));
+    }
+    if (!tick && replay.end == ReplayEnd::cut_short) {
+        // Nothing to check, and the writer never finished: cut before the match began.
+        return detail::replay_header_fault(ReplayError::truncated,
+                                           "the replay ends without its end marker before any baseline: it covers no tick");
     }
     if (!tick) return detail::replay_header_fault(ReplayError::no_baseline, "the replay holds no baseline to start from");
     return replay;

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -100,6 +101,20 @@ inline constexpr uint32_t max_watcher_limit = 65'536;
 inline constexpr int64_t default_idle_timeout_ns = int64_t{15} * 60 * 1'000'000'000;
 inline constexpr int64_t min_idle_timeout_ns = 1'000'000'000;
 
+// Resume: a player whose connection drops keeps its seat, and whatever the game's state holds
+// for it, for this long, and the resume token its welcome carried takes the seat back (see the
+// class comment). Thirty seconds covers a network blip, a Wi-Fi handover or a page's own
+// reconnect backoff (its schedule reaches 8 s only after four failures) with room to spare,
+// while a player who has really gone frees the seat within half a minute. At most an hour: a
+// seat kept longer is a seat nobody else can play in. 0: no seat is kept (a drop is a leave at
+// once, as when the room has no token source).
+inline constexpr int64_t default_resume_grace_ns = int64_t{30} * 1'000'000'000;
+inline constexpr int64_t max_resume_grace_ns = int64_t{3600} * 1'000'000'000;
+// Tokens the room has retired (used for a resume, or whose seat's grace ended) and remembers,
+// so that such a token is refused for what it is (resume_used, resume_expired) rather than as
+// unknown: the newest 256, 17 bytes each. An older one is refused as resume_unknown.
+inline constexpr uint32_t retired_tokens_kept = 256;
+
 // The largest message the room accepts is protocol.hpp's max_client_message_bytes (a Desync
 // of max_sections digests): anything longer fails to decode and is refused as malformed.
 
@@ -113,7 +128,16 @@ struct RoomConfig {
     uint32_t max_players = 0;
     uint32_t max_watchers = default_max_watchers;
     int64_t idle_timeout_ns = default_idle_timeout_ns;
+    // How long a dropped player's seat is kept for its resume token (default_resume_grace_ns),
+    // counted in the room's ticks (rounded up). Resume needs a token source too
+    // (Room::set_token_source).
+    int64_t resume_grace_ns = default_resume_grace_ns;
 };
+
+// Where a room's resume tokens come from: each call returns a fresh one. The room is pure
+// logic, so it cannot make unguessable tokens itself: the server hands it one drawing from the
+// OS (tandem/server/os_random.hpp), tests a deterministic one.
+using TokenSource = std::function<ResumeToken()>;
 
 // Why Room::create refused a config. For a game knob out of range the game's own code says
 // which (game is set).
@@ -123,6 +147,7 @@ enum class RoomConfigCode : uint8_t {
     max_players_out_of_range,   // above the game's max_players or max_players_per_room
     max_watchers_out_of_range,  // above max_watcher_limit
     idle_timeout_out_of_range,  // below min_idle_timeout_ns
+    resume_grace_out_of_range,  // negative or above max_resume_grace_ns
 };
 std::string_view error_name(RoomConfigCode code);   // "input_delay_out_of_range", ...
 std::string_view describe(RoomConfigCode code);
@@ -173,7 +198,11 @@ struct RoomStats {
     uint64_t bytes_received = 0;
     uint64_t messages_sent = 0;      // per recipient (a frame sent to 100 clients counts 100)
     uint64_t bytes_sent = 0;         // likewise
-    std::array<uint64_t, 6> closes{};  // closes the room asked for, by CloseReason
+    std::array<uint64_t, close_reason_count> closes{};  // closes the room asked for, by CloseReason
+    uint32_t held_seats = 0;         // seats kept for a dropped player's token (not in `players`)
+    uint64_t resumes = 0;            // hellos that took a kept (or still open) seat back
+    uint64_t resumes_refused = 0;    // hellos whose token was unknown, expired or used
+    uint64_t seats_expired = 0;      // kept seats whose grace ended: the room authored the leave
     int64_t last_step_ns = 0;        // the game's step inside the last tick (0 without a clock)
     int64_t last_tick_ns = 0;        // the whole last tick() (0 without a clock)
 };
@@ -231,6 +260,30 @@ std::string fingerprint_refusal(uint64_t theirs, uint64_t ours, std::string_view
 // transport's hard byte cap closes it. A client must ack a tick it holds at least every
 // flow_window_seconds, or it is paused.
 //
+// Resume (when the room has a token source and a grace above 0): each player's welcome carries a
+// fresh resume token, sent to that player alone (never in a frame, a baseline, a recording or a
+// digest). A player's disconnect() does not author its leave: its seat is kept for
+// resume_grace_ticks(), and the game's state keeps its player as it was. Meanwhile the room
+// stamps nothing for it (no command at all: each game's step decides what a player without
+// a new command does, and the arena's well keeps its last target), except a game that declares
+// a neutral command, G::idle_command(config) (ships: no button held), has that stamped once at
+// the drop, as if received then. Inputs received before the drop still land. A hello of role
+// play carrying the token within the grace gets the same seat back: a Welcome naming the same
+// player id (with a new token: each is good once), a Baseline of the state now, then Frames,
+// and no join is authored. A valid token for a seat whose connection is still open (the client
+// saw the drop before the server did) takes the seat over: the old connection gets
+// resumed_elsewhere and is closed, with no leave. The grace is counted in ticks: a drop while
+// the state is at tick D keeps the seat until the tick() that steps to D + grace, which
+// authors the leave (it lands on D + grace + 1 + input_delay_ticks, where a disconnect at
+// D + grace would have put it), and the token is retired as expired. Meanwhile the seat is
+// nobody else's: a hello without the token gets another seat or room_full. A token refused:
+// one this room never issued (resume_unknown), one whose seat's grace ended or whose
+// connection the room itself closed (resume_expired), one already used (resume_used), each
+// with close reason resume_refused; a watcher's hello with a token is unexpected. A close the
+// room asks for (a refusal, the idle timeout, shut_down) gives the seat up at once, as before.
+// Without a token source, or with a grace of 0, welcomes carry no token and a disconnect
+// authors the leave at once.
+//
 // Refusals (an ErrorMsg, then a CloseRequest): a hello of another protocol version
 // (version_mismatch), game (game_mismatch) or build of the game (fingerprint_mismatch), a
 // message that does not decode or a command the game refuses (malformed), and a well-formed one
@@ -250,6 +303,16 @@ public:
 
     // Only for the stats' durations (last_step_ns, last_tick_ns); nothing is decided by it.
     void set_clock(int64_t (*now_ns)()) { clock_ = now_ns; }
+    // Turns resume on (with a grace above 0): the tokens welcomes carry come from `source`.
+    // Set it before the first hello; every call after it is still a function of the calls and
+    // of what the source returns.
+    void set_token_source(TokenSource source) { token_source_ = std::move(source); }
+    // The grace in force, in ticks at this room's rate (0: no seat is kept).
+    uint32_t resume_grace_ticks() const { return grace_ticks_; }
+    // Whether player seat `player` (1..max_players) is kept for a dropped player's token.
+    bool seat_held(uint32_t player) const {
+        return player >= 1 && player <= seats_.size() && seats_[player - 1] == seat_held_state;
+    }
 
     // A connection opened; the client must then send Hello. Ids start at 1.
     uint32_t connect(int64_t now_ns);
@@ -277,9 +340,11 @@ public:
 
     // A replay of the match from now on (replay.hpp's format): a Welcome as a watcher gets it,
     // a Baseline of the state now, then per tick its Frame and Sections. take_recording
-    // appends the bytes recorded since the last call.
+    // appends the bytes recorded since the last call. end_recording (and shut_down) appends
+    // the end marker and records nothing more: a file without it was cut short.
     void start_recording();
     void take_recording(std::vector<uint8_t>& out);
+    void end_recording();
 
 private:
     using Bytes = std::shared_ptr<const std::vector<uint8_t>>;
@@ -327,10 +392,16 @@ private:
     const Client* find(uint32_t id) const;
     const RingEntry* held(uint64_t tick) const;
     void on_hello(Client& c, const Hello& hello);
+    void on_resume(Client& c, const ResumeToken& token);
+    void admit(Client& c, Role role, uint32_t player);
+    bool resume_on() const { return grace_ticks_ > 0 && static_cast<bool>(token_source_); }
+    std::optional<ResumeToken> issue_token(uint32_t seat);
+    void retire_token(uint32_t seat, ErrorCode why);
+    void expire_held_seats();
     void on_input(Client& c, const InputMsg& input);
     void on_ack(Client& c, const Ack& ack);
     void refuse(Client& c, ErrorCode code, std::string_view text, CloseReason reason);
-    void release(Client& c);
+    void release(Client& c, bool keep_seat = false);
     void schedule(const Applied<G>& input);
     void send(Client& c, const Bytes& bytes);
     void reply(Client& c, std::vector<uint8_t> bytes);
@@ -361,9 +432,21 @@ private:
     // Pending inputs by landing tick: slot t % (delay + 1) holds tick t's, for the delay + 1
     // ticks an input can land on.
     std::vector<std::vector<Applied<G>>> pending_;
-    // Seat i (player i + 1): 0 free, 1 taken, 2 leaving until seat_free_at_[i] is stepped.
+    // Seat i (player i + 1): 0 free, 1 taken, 2 leaving until seat_free_at_[i] is stepped,
+    // seat_held_state kept for its token until the state reaches seat_free_at_[i].
+    static constexpr uint8_t seat_held_state = 3;
     std::vector<uint8_t> seats_;
     std::vector<uint64_t> seat_free_at_;
+    // The live token of each seat (none: the room offers no resume, or the seat is free).
+    std::vector<std::optional<ResumeToken>> seat_tokens_;
+    struct Retired {
+        ResumeToken token{};
+        ErrorCode why = ErrorCode::resume_unknown;
+    };
+    std::vector<Retired> retired_;   // a ring of retired_tokens_kept
+    uint32_t retired_next_ = 0;
+    TokenSource token_source_;
+    uint32_t grace_ticks_ = 0;
     std::vector<Client> clients_;  // sorted by id
 
     std::vector<Outgoing> outbox_;
@@ -372,6 +455,7 @@ private:
     Bytes baseline_;                     // encoded at most once per tick
     std::vector<sim::Input<G>> inputs_;  // reused from tick to tick
     bool recording_ = false;
+    bool recording_started_ = false;
     std::vector<uint8_t> recorded_;
 };
 
@@ -389,6 +473,9 @@ Room<G>::Room(const Config& config, State state) : config_(config), state_(std::
     pending_.resize(std::size_t{config_.input_delay_ticks} + 1);
     seats_.assign(config_.max_players, 0);
     seat_free_at_.assign(config_.max_players, 0);
+    seat_tokens_.assign(config_.max_players, std::nullopt);
+    // Rounded up: a grace is never shorter than asked.
+    grace_ticks_ = static_cast<uint32_t>((config_.resume_grace_ns * hz + 999'999'999) / 1'000'000'000);
     RingEntry& start = ring_[now_tick() % ring_ticks_];
     start.tick = now_tick();
     const sim::Digests<G> d = sim::digests<G>(state_);
@@ -407,6 +494,9 @@ Result<Room<G>, RoomConfigError<G>> Room<G>::create(const Config& config) {
     if (config.max_players > seats_allowed) return ConfigError{RoomConfigCode::max_players_out_of_range};
     if (config.max_watchers > max_watcher_limit) return ConfigError{RoomConfigCode::max_watchers_out_of_range};
     if (config.idle_timeout_ns < min_idle_timeout_ns) return ConfigError{RoomConfigCode::idle_timeout_out_of_range};
+    if (config.resume_grace_ns < 0 || config.resume_grace_ns > max_resume_grace_ns) {
+        return ConfigError{RoomConfigCode::resume_grace_out_of_range};
+    }
     auto state = G::make(config.game);
     if (!state.ok()) return ConfigError{RoomConfigCode::game_config, state.error()};
     Config resolved = config;
@@ -448,17 +538,35 @@ template <sim::Simulation G>
 void Room<G>::disconnect(uint32_t id, int64_t) {
     Client* c = find(id);
     if (c == nullptr) return;
-    release(*c);
+    release(*c, /*keep_seat=*/true);
     clients_.erase(clients_.begin() + (c - clients_.data()));
 }
 
 // Gives up whatever an admitted client holds: a player's seat (its leave is scheduled now and
-// the seat is free once that leave has been stepped) and its place in the counts.
+// the seat is free once that leave has been stepped) and its place in the counts. keep_seat (a
+// drop, not a close the room decided): with resume on and a token out for the seat, the seat is
+// kept for the grace instead, and no leave is authored.
 template <sim::Simulation G>
-void Room<G>::release(Client& c) {
+void Room<G>::release(Client& c, bool keep_seat) {
     if (c.stage == Client::Stage::admitted) {
         if (c.role == Role::play) {
             --stats_.players;
+            const uint32_t seat = c.player - 1;
+            if (keep_seat && resume_on() && seat_tokens_[seat]) {
+                seats_[seat] = seat_held_state;
+                seat_free_at_[seat] = now_tick() + grace_ticks_;
+                ++stats_.held_seats;
+                // A game whose players must not keep acting on their last command says what
+                // "nothing" is; the others are sent no command at all.
+                if constexpr (requires(const typename G::Config& k) {
+                                  { G::idle_command(k) } -> std::convertible_to<typename G::Command>;
+                              }) {
+                    schedule(Applied<G>{sim::Input<G>{c.player, sim::InputKind::command, G::idle_command(config_.game)}, 0});
+                }
+                c.stage = Client::Stage::closed;
+                return;
+            }
+            retire_token(seat, ErrorCode::resume_expired);
             const uint64_t lands = now_tick() + 1 + config_.input_delay_ticks;
             schedule(Applied<G>{sim::Input<G>{c.player, sim::InputKind::leave, typename G::Command{}}, 0});
             seats_[c.player - 1] = 2;
@@ -482,6 +590,7 @@ void Room<G>::refuse(Client& c, ErrorCode code, std::string_view text, CloseReas
 template <sim::Simulation G>
 void Room<G>::shut_down(int64_t) {
     shutting_down_ = true;
+    end_recording();
     for (Client& c : clients_) {
         if (c.stage != Client::Stage::closed) refuse(c, ErrorCode::shutting_down, "the server is stopping", CloseReason::shutting_down);
     }
@@ -555,6 +664,15 @@ void Room<G>::on_hello(Client& c, const Hello& hello) {
         refuse(c, ErrorCode::shutting_down, "the server is stopping", CloseReason::shutting_down);
         return;
     }
+    if (hello.resume) {
+        if (hello.role != Role::play) {
+            refuse(c, ErrorCode::unexpected, "a watcher's hello with a resume token: a watcher has no seat to resume",
+                   CloseReason::protocol_error);
+            return;
+        }
+        on_resume(c, *hello.resume);
+        return;
+    }
     uint32_t player = watcher_id;
     if (hello.role == Role::play) {
         for (uint32_t i = 0; i < seats_.size(); ++i) {
@@ -582,14 +700,119 @@ void Room<G>::on_hello(Client& c, const Hello& hello) {
         }
         ++stats_.watchers;
     }
+    admit(c, hello.role, player);
+}
+
+// The client takes its place: a welcome (a player's with a fresh resume token when resume is
+// on), then a baseline of the state now.
+template <sim::Simulation G>
+void Room<G>::admit(Client& c, Role role, uint32_t player) {
     c.stage = Client::Stage::admitted;
     c.admitted = true;
-    c.role = hello.role;
+    c.role = role;
     c.player = player;
+    Welcome w = welcome_for<G>(role, player, config_.input_delay_ticks, now_tick(), config_.max_players, config_.game);
+    if (role == Role::play) w.resume = issue_token(player - 1);
     std::vector<uint8_t> welcome;
-    encode(welcome, welcome_for<G>(hello.role, player, config_.input_delay_ticks, now_tick(), config_.max_players, config_.game));
+    encode(welcome, w);
     send(c, std::make_shared<const std::vector<uint8_t>>(std::move(welcome)));
     send_baseline(c);
+}
+
+// Equal without an early exit, so the time a comparison takes says nothing about where a
+// guess first differs.
+namespace detail {
+inline bool same_token(const ResumeToken& a, const ResumeToken& b) {
+    uint8_t diff = 0;
+    for (uint32_t i = 0; i < resume_token_bytes; ++i) diff = static_cast<uint8_t>(diff | (a[i] ^ b[i]));
+    return diff == 0;
+}
+}  // namespace detail
+
+template <sim::Simulation G>
+void Room<G>::on_resume(Client& c, const ResumeToken& token) {
+    uint32_t seat = UINT32_MAX;
+    for (uint32_t i = 0; i < seats_.size(); ++i) {
+        if (seat_tokens_[i] && detail::same_token(*seat_tokens_[i], token)) seat = i;
+    }
+    if (seat == UINT32_MAX) {
+        ErrorCode why = ErrorCode::resume_unknown;
+        for (const Retired& r : retired_) {
+            if (detail::same_token(r.token, token)) why = r.why;
+        }
+        ++stats_.resumes_refused;
+        const char* text = why == ErrorCode::resume_expired ? "this resume token's seat was given up: its grace period ended"
+                           : why == ErrorCode::resume_used  ? "this resume token was already used"
+                                                            : "no seat of this room has this resume token";
+        refuse(c, why, text, CloseReason::resume_refused);
+        return;
+    }
+    if (seats_[seat] == seat_held_state) {
+        --stats_.held_seats;
+    } else {
+        // The seat's connection is still open here (the client saw the drop first): the token's
+        // holder takes it over, and the old connection goes without a leave.
+        for (Client& old : clients_) {
+            if (&old == &c || old.stage != Client::Stage::admitted || old.role != Role::play || old.player != seat + 1) continue;
+            send(old, encoded(ErrorMsg{ErrorCode::resumed_elsewhere, "another connection took this seat back with its token"}));
+            closes_.push_back(CloseRequest{old.id, CloseReason::resumed_elsewhere});
+            ++stats_.closes[static_cast<std::size_t>(CloseReason::resumed_elsewhere)];
+            --stats_.players;
+            old.stage = Client::Stage::closed;
+        }
+    }
+    retire_token(seat, ErrorCode::resume_used);
+    seats_[seat] = 1;
+    ++stats_.players;
+    ++stats_.resumes;
+    admit(c, Role::play, seat + 1);
+}
+
+// A fresh token for the seat (none when resume is off, or the source gives only zeros, which
+// mean "no token" nowhere but are refused anyway as a token nobody could tell from a default).
+template <sim::Simulation G>
+std::optional<ResumeToken> Room<G>::issue_token(uint32_t seat) {
+    seat_tokens_[seat].reset();
+    if (!resume_on()) return std::nullopt;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const ResumeToken t = token_source_();
+        bool zero = true;
+        for (uint8_t b : t) zero = zero && b == 0;
+        if (!zero) {
+            seat_tokens_[seat] = t;
+            return t;
+        }
+    }
+    return std::nullopt;
+}
+
+// The seat's token is no longer good; remembered (the newest retired_tokens_kept) as `why`.
+template <sim::Simulation G>
+void Room<G>::retire_token(uint32_t seat, ErrorCode why) {
+    if (!seat_tokens_[seat]) return;
+    const Retired r{*seat_tokens_[seat], why};
+    seat_tokens_[seat].reset();
+    if (retired_.size() < retired_tokens_kept) {
+        retired_.push_back(r);
+    } else {
+        retired_[retired_next_] = r;
+    }
+    retired_next_ = (retired_next_ + 1) % retired_tokens_kept;
+}
+
+// Seats whose grace has run out: the leave is the room's now, as a disconnect now would be.
+template <sim::Simulation G>
+void Room<G>::expire_held_seats() {
+    for (uint32_t i = 0; i < seats_.size(); ++i) {
+        if (seats_[i] != seat_held_state || seat_free_at_[i] > now_tick()) continue;
+        --stats_.held_seats;
+        ++stats_.seats_expired;
+        retire_token(i, ErrorCode::resume_expired);
+        const uint64_t lands = now_tick() + 1 + config_.input_delay_ticks;
+        schedule(Applied<G>{sim::Input<G>{i + 1, sim::InputKind::leave, typename G::Command{}}, 0});
+        seats_[i] = 2;
+        seat_free_at_[i] = lands;
+    }
 }
 
 template <sim::Simulation G>
@@ -806,6 +1029,7 @@ void Room<G>::tick(int64_t now_ns) {
             stream(c);
         }
     }
+    expire_held_seats();
     if (clock_) stats_.last_tick_ns = clock_() - tick_start;
 }
 
@@ -840,7 +1064,8 @@ std::optional<ClientFigures> Room<G>::client(uint32_t id) const {
 // ---- Recording ----------------------------------------------------------------------------
 template <sim::Simulation G>
 void Room<G>::start_recording() {
-    if (recording_) return;
+    if (recording_started_) return;   // once: a second header after the end marker would be no file
+    recording_started_ = true;
     recording_ = true;
     append_replay_header<G>(recorded_);
     std::vector<uint8_t> welcome;
@@ -848,6 +1073,13 @@ void Room<G>::start_recording() {
                                    config_.game));
     append_replay_record(recorded_, welcome);
     append_replay_record(recorded_, *baseline_now());
+}
+
+template <sim::Simulation G>
+void Room<G>::end_recording() {
+    if (!recording_) return;
+    recording_ = false;
+    append_replay_end(recorded_);
 }
 
 template <sim::Simulation G>

@@ -1,6 +1,11 @@
 // GameRoom<G>: net::Room<G> behind the transport's RoomPort (close reasons to WebSocket codes,
 // RoomStats to the figures /metrics shows, the replay written to --record as it grows). Nothing
 // here decides anything; the room does.
+//
+// --record hands every tick's records to the kernel before the tick returns (one write(2) per
+// tick, no fsync), so a process killed at any moment (SIGKILL, a crash, the OOM killer) leaves
+// a file that holds every tick that completed: at most the tick in progress is missing. A
+// drain ends the file with the end marker. What a power cut loses is the page cache's, not this.
 #pragma once
 
 #include <chrono>
@@ -13,6 +18,7 @@
 #include "tandem/net/protocol.hpp"
 #include "tandem/net/room.hpp"
 #include "tandem/server/options.hpp"
+#include "tandem/server/os_random.hpp"
 #include "tandem/server/room_port.hpp"
 
 namespace tandem::server {
@@ -48,11 +54,11 @@ public:
     void disconnect(ConnectionId id, int64_t now_ns) override { room_.disconnect(id, now_ns); }
     void tick(int64_t now_ns) override {
         room_.tick(now_ns);
-        write_recording(false);
+        write_recording();
     }
     void shut_down(int64_t now_ns) override {
-        room_.shut_down(now_ns);
-        write_recording(true);
+        room_.shut_down(now_ns);   // appends the end marker
+        write_recording();
     }
     void take_outbox(std::vector<Outgoing>& sends, std::vector<CloseOrder>& closes) override {
         sends_.clear();
@@ -84,16 +90,20 @@ private:
     GameRoom(net::Room<G> room, std::unique_ptr<std::ofstream> record) : room_(std::move(room)), record_(std::move(record)) {
         // Read only to fill the stats' step and tick durations; it never decides anything.
         room_.set_clock(detail::steady_now_ns);
+        // Resume tokens must be unguessable: from the OS, never from a seed.
+        room_.set_token_source(os_resume_token);
         if (record_) room_.start_recording();
+        write_recording();   // the header, the welcome and the first baseline: a file from the start
     }
-    void write_recording(bool flush) {
+    // What the room recorded since the last call, out of the process at once (the stream's
+    // buffer flushed: one write(2)); the cost beside a tick is in docs/performance.md.
+    void write_recording() {
         if (!record_) return;
         recording_.clear();
         room_.take_recording(recording_);
-        if (!recording_.empty()) {
-            record_->write(reinterpret_cast<const char*>(recording_.data()), static_cast<std::streamsize>(recording_.size()));
-        }
-        if (flush) record_->flush();
+        if (recording_.empty()) return;
+        record_->write(reinterpret_cast<const char*>(recording_.data()), static_cast<std::streamsize>(recording_.size()));
+        record_->flush();
     }
 
     net::Room<G> room_;

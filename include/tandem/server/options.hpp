@@ -22,6 +22,7 @@ inline constexpr uint16_t default_port = 8080;
 inline constexpr uint32_t largest_tick_hz = 1000;      // a step under 1 ms is not a game tick
 inline constexpr uint32_t largest_input_delay = 600;   // ten seconds at 60 Hz
 inline constexpr uint32_t largest_connection_count = 100'000;
+inline constexpr uint32_t largest_resume_grace_seconds = 3600;   // the room's max_resume_grace_ns
 
 // One flag a game adds to `tandem serve` (its value is the game's to read).
 struct FlagSpec {
@@ -54,6 +55,11 @@ struct ServeOptions {
     std::optional<uint32_t> input_delay_ticks;     // unset: the room's default
     std::optional<uint32_t> max_players;
     std::optional<uint32_t> max_watchers;
+    // --per-address-limit N: every per-address budget (connections, unfinished requests) set
+    // to N, for a load test from one machine or clients all behind one proxy. Unset: the
+    // transport's defaults (TransportLimits).
+    std::optional<uint32_t> per_address_limit;
+    std::optional<uint32_t> resume_grace_seconds;  // unset: the room's default (30 s)
     std::string record_path;                       // "" = no replay written
     std::vector<std::string> allowed_origins;      // normalised; added to the defaults
     // The game's flags as given ({"--tick-hz", "30"}), in command-line order.

@@ -5,10 +5,12 @@
 // A game's own main is serve_main.hpp's serve_main<G>; this header is what it is built on.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,25 +23,58 @@
 
 namespace tandem::server {
 
-// The transport's bounds, each with its reason; tests shorten the timeouts.
+// The transport's bounds, each with its reason; tests shorten the timeouts and lower the
+// budgets. docs/scaling.md lists them with their values. Loopback is an address like any
+// other: behind a proxy every client is the proxy's address (--per-address-limit raises the
+// per-address budgets, as the load benchmark does from one machine).
 struct TransportLimits {
-    // Per connection. The room's flow control pauses a slow reader long before this; the
-    // cap is the backstop that closes a peer the room could not stop (1008).
+    // Per connection, everything it has queued: the room's frames and Beast's own (pongs, the
+    // close frame). The room's flow control pauses a slow reader long before this; the cap is
+    // the backstop that closes a peer the room could not stop (1008 write_queue_overflow).
+    // Pongs are never refused but never pass it either: the session stops reading from a
+    // peer whose queue could not take the pongs of one more read, so a peer that pings and
+    // never reads costs at most this (and TCP stops it).
     uint64_t write_queue_cap_bytes = uint64_t{1} << 20;
-    // The opening and closing handshakes (and an HTTP request's headers) must finish in this.
+    // A WebSocket's kernel send buffer (SO_SNDBUF; Linux books twice this). Left to itself the
+    // kernel grows it up to 4 MiB for a peer that does not read, memory /metrics cannot see and
+    // the cap does not bound; fixed, what a connection can hold is this plus the cap. 64 KiB is
+    // over a second of a room's stream (54 KB/s) and two baselines. 0: the kernel's default.
+    uint32_t socket_send_buffer_bytes = 64 * 1024;
+    // The opening and closing WebSocket handshakes must finish in this.
     int64_t handshake_timeout_ns = 5'000'000'000;
+    // An HTTP request's headers (and its body, at most 4 KiB) must arrive within this of the
+    // connection's opening or, on a keep-alive connection, of the request's first byte: a
+    // slow sender (slowloris) holds a socket 5 s, not the 30 s of an idle connection.
+    int64_t request_timeout_ns = 5'000'000'000;
     // A WebSocket silent this long is dropped; a ping goes out at half of it.
     int64_t idle_timeout_ns = 30'000'000'000;
-    // A keep-alive HTTP connection idle this long is closed.
+    // A keep-alive HTTP connection with no request begun this long is closed.
     int64_t http_idle_timeout_ns = 30'000'000'000;
     // After the close frame is queued, the peer has this long to take it before the socket
     // is torn down (a client that stopped reading never will).
     int64_t close_timeout_ns = 1'000'000'000;
     // SIGINT/SIGTERM: everything still open after this is torn down and the process exits.
     int64_t drain_deadline_ns = 1'500'000'000;
-    // Open sockets of any kind; past it new connections are refused (503), so file
+    // Open sockets of any kind; past it new connections are refused (closed at once), so file
     // descriptors and memory stay bounded whatever the room admits.
     uint32_t max_open_sockets = 16'384;
+    // Open sockets of one peer address, HTTP and WebSocket alike: past it a new connection is
+    // answered 503 connections_per_address and closed, so no one address takes the sockets
+    // every other client needs. A room holds 16 players and 1,024 watchers; 64 leaves a
+    // household or an office behind one address room for every tab it would open.
+    uint32_t connections_per_address = 64;
+    // Of those, the ones whose HTTP request or WebSocket upgrade is unfinished (from the
+    // connection's opening, or a keep-alive request's first byte, to its headers or to the
+    // upgrade's end): past it a new connection is answered 503 handshakes_per_address. A
+    // browser opens 6 connections to a host at once; slow senders beyond 16 are refused at
+    // once instead of each holding a socket until the request deadline.
+    uint32_t handshakes_per_address = 16;
+    // Pings a WebSocket peer may send: `pings_per_second` sustained after a burst of
+    // `ping_burst`, beyond which it is closed 1008 ping_rate. Browsers never send pings (the
+    // server pings them when idle); a library client pinging once a second stays far inside.
+    // Each ping costs a read and a pong on the room's thread. 0 pings a second: no limit.
+    uint32_t pings_per_second = 4;
+    uint32_t ping_burst = 8;
 };
 
 // ---- Routes: a game's own URLs ------------------------------------------------------------
@@ -48,6 +83,12 @@ struct TransportLimits {
 struct HttpRequest {
     std::string target;   // path and query as sent ("/native/stream?scenario=trig&ticks=10")
     bool head = false;    // HEAD: the answer's headers are sent without its body
+    std::string peer;     // the client's IP address as text ("127.0.0.1", "::1"); "" unknown
+    // Set by the transport (from its thread) once the client's connection ends before the
+    // answer (it closed or reset it): nobody is left to answer, so a route may stop its work.
+    // Null when nothing watches (a request made by hand).
+    std::shared_ptr<const std::atomic<bool>> gone;
+    bool client_gone() const { return gone && gone->load(std::memory_order_relaxed); }
     std::string_view path() const { return std::string_view(target).substr(0, target.find('?')); }
     // After the '?', "" when there is none.
     std::string_view query() const {
@@ -78,6 +119,14 @@ struct HttpRoute {
     // route's worker stops here. May be empty.
     std::function<void()> stop;
     std::vector<std::string> usage;   // its lines in --help's list of URLs (the first names it)
+    // The route's own flags (in --help beside the game's, each accepted once), and what reads
+    // them with the rest of the options before serving: a message is a command-line mistake
+    // (exit 2). Either may be empty.
+    std::vector<FlagSpec> flags;
+    std::function<std::optional<std::string>(const ServeOptions& options)> configure;
+    // The route's own figures in Prometheus text format (# HELP and # TYPE lines included,
+    // names of its own), appended to /metrics on the server's thread. May be empty.
+    std::function<std::string()> metrics;
 };
 
 // Binds, prints "listening on http://HOST:PORT/" on out, and serves until SIGINT/SIGTERM.

@@ -54,7 +54,13 @@ ServeGame serve_game(const GameServe<G>& game) {
         };
     }
     out.routes = game.routes;
+    for (const HttpRoute& route : game.routes) out.flags.insert(out.flags.end(), route.flags.begin(), route.flags.end());
     out.make_room = [game](const ServeOptions& options) -> Result<std::unique_ptr<RoomPort>, ServeUsageError> {
+        // The routes read their own flags (and the directories) here, before anything is served.
+        for (const HttpRoute& route : game.routes) {
+            if (!route.configure) continue;
+            if (auto problem = route.configure(options)) return ServeUsageError{*problem};
+        }
         net::RoomConfig<G> config;
         if constexpr (sim::Scripted<G>) {
             if (!options.scenario.empty()) {
@@ -75,6 +81,7 @@ ServeGame serve_game(const GameServe<G>& game) {
             if (game.make_seats) game.make_seats(config.game, *options.max_players);
         }
         if (options.max_watchers) config.max_watchers = *options.max_watchers;
+        if (options.resume_grace_seconds) config.resume_grace_ns = int64_t{*options.resume_grace_seconds} * 1'000'000'000;
         return GameRoom<G>::create(config, options.record_path);
     };
     return out;

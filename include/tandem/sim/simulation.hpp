@@ -136,7 +136,11 @@ constexpr bool valid_game_name(std::string_view name) {
 //                            step(state, inputs) advances exactly one tick with that tick's
 //                            inputs, which may come in any order and number, and returns the
 //                            events; any Stepper steps any state to the same bits
-// plus the three visitors above.
+// plus the three visitors above. Optional:
+//   G::idle_command(config)  the command a player whose connection dropped is given once,
+//                            while the room keeps its seat for a resume (room.hpp): for a game
+//                            whose players would otherwise keep acting on their last command
+//                            (held buttons). Without it the room sends no command at all.
 template <class G>
 concept Simulation =
     requires {

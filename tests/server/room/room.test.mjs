@@ -12,8 +12,8 @@ const fingerprint = Buffer.from(execFileSync(process.env.TANDEM_ARENA_FINGERPRIN
 const type = { hello: 0x01, input: 0x02, ack: 0x03, welcome: 0x81, frame: 0x82, baseline: 0x83, error: 0x86 };
 
 // u8 type | u16 version | u64 fingerprint | u8 role (0 play, 1 watch) | u8 n | the game's name,
-// little-endian (protocol 2).
-function hello({ version = 2, fp = fingerprint, role = 0, game = 'arena' } = {}) {
+// little-endian (protocol 3; a hello may end with a resume token, tests/server/room/resume.test.mjs).
+function hello({ version = 3, fp = fingerprint, role = 0, game = 'arena' } = {}) {
   const b = Buffer.alloc(13 + game.length);
   b[0] = type.hello;
   b.writeUInt16LE(version, 1);

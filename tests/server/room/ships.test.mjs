@@ -20,7 +20,7 @@ const code = { fingerprint_mismatch: 2, game_mismatch: 10 };
 function hello({ fp = shipsFingerprint, role = 0, game = 'ships' } = {}) {
   const b = Buffer.alloc(13 + game.length);
   b[0] = type.hello;
-  b.writeUInt16LE(2, 1);
+  b.writeUInt16LE(3, 1);   // protocol version 3
   fp.copy(b, 3);
   b[11] = role;
   b[12] = game.length;

@@ -46,6 +46,9 @@ struct Sim {
     static uint32_t max_players(const Config& c) { return c.max_players; }
     // A new ship holds nothing until its player's first command.
     static Command join_command(const Config&) { return Command{}; }
+    // A dropped player's ship lets go of every button while its seat waits for a resume
+    // (tandem/net/room.hpp): a ship left thrusting and firing for the grace would play on.
+    static Command idle_command(const Config&) { return Command{}; }
 
     static std::vector<std::pair<std::string_view, uint64_t>> summary(const State& s) {
         return {{"ships", s.ships.size()}, {"bullets", s.bullets.size()}, {"rocks", s.rocks.size()},

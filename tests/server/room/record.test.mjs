@@ -1,0 +1,134 @@
+// `tandem serve --record FILE` killed from outside: a player plays over a real socket, the
+// server is SIGKILLed, and the file must hold every tick the player had been sent (the server
+// writes each tick's records out of the process before that tick's frames go out, so nothing a
+// client saw can be missing), `tandem replay` must call it truncated at its last tick and exit 1,
+// and --allow-truncated must check what it holds clean. A server stopped with SIGTERM ends the
+// file with its end marker instead. The file is read here byte by byte from the layout in
+// include/tandem/net/replay.hpp, not by the code under test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeSite, startServer, rawWebSocket, sleep } from '../support.mjs';
+
+const fingerprint = Buffer.from(execFileSync(process.env.TANDEM_ARENA_FINGERPRINT, { encoding: 'utf8' }).trim(), 'hex').reverse();
+const type = { hello: 0x01, input: 0x02, ack: 0x03, frame: 0x82 };
+
+// u8 type | u16 version | u64 fingerprint | u8 role (0 play) | u8 n | the game's name
+function hello() {
+  const game = 'arena';
+  const b = Buffer.alloc(13 + game.length);
+  b[0] = type.hello;
+  b.writeUInt16LE(2, 1);
+  fingerprint.copy(b, 3);
+  b[11] = 0;
+  b[12] = game.length;
+  b.write(game, 13, 'latin1');
+  return b;
+}
+// u8 type | u32 sequence | u8 n = 8 | i32 x raw | i32 y raw
+function input(sequence, x, y) {
+  const b = Buffer.alloc(14);
+  b[0] = type.input;
+  b.writeUInt32LE(sequence, 1);
+  b[5] = 8;
+  b.writeInt32LE(x, 6);
+  b.writeInt32LE(y, 10);
+  return b;
+}
+
+// The file's records after the 16-byte header: the ticks of its frames, whether it ends with
+// the end marker (a u32 zero), and whether it ends inside a record.
+function readRecording(bytes) {
+  assert.equal(bytes.subarray(0, 4).toString('latin1'), 'TNDR');
+  const frames = [];
+  let at = 16;
+  let ended = false;
+  while (at + 4 <= bytes.length) {
+    const length = bytes.readUInt32LE(at);
+    if (length === 0) { ended = at + 4 === bytes.length; break; }
+    if (at + 4 + length > bytes.length) break;   // a record cut short
+    const body = bytes.subarray(at + 4, at + 4 + length);
+    if (body[0] === type.frame) frames.push(Number(body.readBigUInt64LE(1)));
+    at += 4 + length;
+  }
+  return { frames, ended, wholeBytes: at };
+}
+
+// u8 type | u8 holds world (1) | u64 tick | u64 digest: the newest frame acked as received, so
+// the room's flow control keeps sending (the digest is the frame's own, as a client that
+// verified would send it).
+function ack(frame) {
+  const b = Buffer.alloc(18);
+  b[0] = type.ack;
+  b[1] = 1;
+  frame.payload.copy(b, 2, 1, 17);
+  return b;
+}
+
+// A player steering and acking for `ms`; resolves with the newest tick of a frame it was sent.
+async function play(server, ms) {
+  const player = await rawWebSocket(server.port);
+  player.send(2, hello());
+  const until = Date.now() + ms;
+  for (let sequence = 1; Date.now() < until; ++sequence) {
+    player.send(2, input(sequence, ((sequence * 7) % 200 - 100) << 16, ((sequence * 3) % 150 - 75) << 16));
+    const newest = player.frames().filter((f) => f.opcode === 2 && f.payload[0] === type.frame).at(-1);
+    if (newest && sequence % 4 === 0) player.send(2, ack(newest));
+    await sleep(16);
+  }
+  const frames = player.frames().filter((f) => f.opcode === 2 && f.payload[0] === type.frame);
+  return { player, newest: Number(frames.at(-1).payload.readBigUInt64LE(1)), frames: frames.length };
+}
+
+const tandem = (...args) => spawnSync(process.env.TANDEM_BINARY, args, { encoding: 'utf8' });
+
+test('SIGKILL during --record: the file holds every tick a client was sent, and `tandem replay` calls it truncated (exit 1) there', async () => {
+  const site = makeSite();
+  const file = join(site.base, 'killed.replay');
+  const server = await startServer({ realRoom: true, site, serve: ['--pellets', '64', '--record', file] });
+  const { player, newest, frames } = await play(server, 2500);
+  server.child.kill('SIGKILL');
+  const { signal } = await server.exited;
+  player.destroy();
+  assert.equal(signal, 'SIGKILL');
+  assert.ok(frames > 60, `the player was sent ${frames} frames`);
+
+  const recorded = readRecording(readFileSync(file));
+  assert.equal(recorded.ended, false, 'a killed server wrote no end marker');
+  const last = recorded.frames.at(-1);
+  // The stated interval is one tick, and a tick's records are out before its frames: every tick
+  // the player was sent is in the file, and the file ran ahead of it by at most what the
+  // server ticked between its last send and the kill.
+  assert.ok(last >= newest, `the file reaches tick ${last}, the player had been sent tick ${newest}`);
+  assert.ok(last <= newest + 30, `the file reaches tick ${last}, far past the ${newest} the player saw`);
+  for (let i = 1; i < recorded.frames.length; ++i) assert.equal(recorded.frames[i], recorded.frames[i - 1] + 1);
+  console.log(`# player sent to tick ${newest}; the killed server's file reaches tick ${last}`);
+
+  const refused = tandem('replay', file);
+  assert.equal(refused.status, 1, refused.stderr);
+  assert.equal(refused.stdout, '');
+  assert.match(refused.stderr, new RegExp(`truncated: no end marker \\(cut [^)]*\\); the last tick it covers is ${last} \\(ticks \\d+ to ${last}\\)`));
+  const checked = tandem('replay', file, '--allow-truncated');
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+  assert.match(checked.stdout, new RegExp(`^truncated: no end marker .* the last tick it covers is ${last} `));
+  assert.match(checked.stdout, /ok: every digest agrees with this build\n$/);
+});
+
+test('SIGTERM during --record: the drain ends the file with its end marker, and `tandem replay` checks it whole (exit 0)', async () => {
+  const site = makeSite();
+  const file = join(site.base, 'drained.replay');
+  const server = await startServer({ realRoom: true, site, serve: ['--pellets', '64', '--record', file] });
+  const { player, newest } = await play(server, 1000);
+  const { code } = await server.stop();
+  player.destroy();
+  assert.equal(code, 0);
+  const recorded = readRecording(readFileSync(file));
+  assert.equal(recorded.ended, true, 'the file ends with the end marker');
+  assert.ok(recorded.frames.at(-1) >= newest);
+  const checked = tandem('replay', file);
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+  assert.doesNotMatch(checked.stdout, /truncated/);
+  assert.match(checked.stdout, /ok: every digest agrees with this build\n$/);
+});
