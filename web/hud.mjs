@@ -60,7 +60,8 @@ export function absenceLine(f) {
       (r?.verifiedAfterMs == null ? ', verifying…' : `, verified in ${Math.round(r.verifiedAfterMs)} ms`);
   }
   const parts = [];
-  if (a.reconnected) parts.push('reconnected');
+  // The seat taken back with the session's resume token, where the room gave it (reconnectedAs).
+  if (a.reconnected) parts.push(f.reconnectedAs == null ? 'reconnected' : `reconnected as player ${f.reconnectedAs}`);
   if (a.resyncedSince || r?.path === 'baseline') {
     parts.push(snapshot());
   } else if (r?.path === 'catch_up') {

@@ -48,6 +48,7 @@ describe('the HUD absence line of a session in its worker', () => {
     assert.equal(absenceLine({ absence: frozen, lastResume: { awayMs: 10_000, path: 'idle', frames: 600, verifiedAfterMs: null } }),
       'frozen 10.0 s: reconnected, resynced from a snapshot, verified in 180 ms');
     assert.equal(absenceLine({ absence: { ...frozen, verifiedAfterMs: null }, lastResume: null }), 'frozen 10.0 s: reconnected, resynced from a snapshot, verifying…');
+    assert.equal(absenceLine({ absence: frozen, reconnectedAs: 3, lastResume: null }), 'frozen 10.0 s: reconnected as player 3, resynced from a snapshot, verified in 180 ms');
   });
   test('no absence record (an adapter on the main thread): the session\'s resume line', () => {
     assert.equal(absenceLine({ absence: null, lastResume: null }), 'no absence yet');
