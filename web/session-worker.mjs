@@ -101,7 +101,10 @@ function ownAdvance() {
   const gap = nowMs - lastAdvanceMs;
   if (gap < OWN_ADVANCE_AFTER_MS) return;
   const figures = advance(nowMs, frameBudgetMs(SIMULATION_BUDGET_MS, gap));
-  if (nowMs - lastFrameAskedMs <= DRAWING_MS) postFrame(figures, false);
+  // Hidden, the page asks for nothing, but it keeps the newest view: its first frame when shown
+  // again then draws the world as it is, instead of the one from before it was hidden (in
+  // Chromium the next frame can come a few hundred ms after that first one).
+  if (nowMs - lastFrameAskedMs <= DRAWING_MS || (away.hidden && !suspended)) postFrame(figures, false);
 }
 
 // The page asks for what to draw: advance to now, then the render view and the figures.

@@ -253,19 +253,20 @@ std::string limits_text() {
     const std::string queue = l.write_queue_cap_bytes % (1u << 20) == 0 ? std::to_string(l.write_queue_cap_bytes >> 20) + " MiB"
                                                                         : std::to_string(l.write_queue_cap_bytes) + " bytes";
     return "Limits: a request's headers must arrive within " + seconds_text(l.request_timeout_ns) +
-           " (of the connection's opening, or of\n"
-           "its first byte on a keep-alive connection, which is closed after " + seconds_text(l.http_idle_timeout_ns) +
+           " of the connection's opening (or, on a\n"
+           "keep-alive connection, of the request's first byte; it is closed after " + seconds_text(l.http_idle_timeout_ns) +
            " without one).\n"
-           "An address holding its budget (--per-address-limit) has a new connection answered 503\n"
-           "connections_per_address or handshakes_per_address and closed; at most " + std::to_string(l.max_open_sockets) +
-           "\n"
-           "sockets are open in all. Per WebSocket: at most " + queue +
-           " queued for it (the room's frames, pongs\n"
-           "and the close frame together; over it: close 1008 write_queue_overflow, and nothing more\n"
-           "is read from a peer whose queue is full); " + std::to_string(l.pings_per_second) + " pings a second after a burst of " +
-           std::to_string(l.ping_burst) + " (beyond:\n"
-           "close 1008 ping_rate); closed after " + seconds_text(l.idle_timeout_ns) + " of silence (pinged at half of it). /metrics\n"
-           "counts every refusal and close by its reason; docs/scaling.md says why each limit is so.\n";
+           "A connection from an address already holding its budget (--per-address-limit) is\n"
+           "answered 503 connections_per_address or handshakes_per_address and closed; at most\n" +
+           std::to_string(l.max_open_sockets) + " sockets are open in all. Per WebSocket: at most " + queue +
+           " queued (the room's frames,\n"
+           "pongs and the close frame together: past it, close 1008 write_queue_overflow, and nothing\n"
+           "more is read from a peer whose queue is full), a " + std::to_string(l.socket_send_buffer_bytes / 1024) +
+           " KiB kernel send buffer, " + std::to_string(l.pings_per_second) + " pings a second\n"
+           "after a burst of " + std::to_string(l.ping_burst) + " (past it, close 1008 ping_rate), closed after " +
+           seconds_text(l.idle_timeout_ns) + " of silence (pinged at half\n"
+           "of it). /metrics counts every refusal and close by its reason; docs/scaling.md says why\n"
+           "each limit is what it is.\n";
 }
 
 }  // namespace
@@ -298,12 +299,13 @@ std::string serve_help_text(const ServeHelp& help) {
                                                std::to_string(largest_input_delay) + " (default: the room's)");
     help_entry(out, "--max-players N", "players admitted at once (default: the room's)");
     help_entry(out, "--max-watchers N", "watchers admitted at once (default: the room's)");
-    help_entry(out, "--per-address-limit N", "the most connections, and of those unfinished requests, one IP\n"
-                                             "address may hold at once, 1.." + std::to_string(largest_connection_count) +
-                                                 " (default " + std::to_string(TransportLimits{}.connections_per_address) +
-                                                 " and " + std::to_string(TransportLimits{}.handshakes_per_address) + "; loopback\n"
-                                             "counts like any address): raise it for a load test from one machine\n"
-                                             "or when every client comes through one proxy");
+    help_entry(out, "--per-address-limit N", "the connections one IP address may hold at once, and of those the\n"
+                                             "ones with a request or upgrade unfinished: both N, 1.." + std::to_string(largest_connection_count) +
+                                                 "\n(default " + std::to_string(TransportLimits{}.connections_per_address) +
+                                                 " and " + std::to_string(TransportLimits{}.handshakes_per_address) +
+                                                 "; loopback counts like any address). Raise it for a\n"
+                                             "load test from one machine, or when every client comes through\n"
+                                             "one proxy");
     help_entry(out, "--resume-grace SECONDS",
                "how long a dropped player's seat and its place in the game are\n"
                "kept for the secret resume token its welcome carried, 0.." + std::to_string(largest_resume_grace_seconds) +

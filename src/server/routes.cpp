@@ -37,7 +37,11 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
     const std::string_view path = target.substr(0, target.find('?'));
     if (path == "/metrics") {
         Mark mark(*this, Activity::metrics);
-        return text(http::status::ok, metrics_.render(figures_, room_.figures()), "text/plain; version=0.0.4; charset=utf-8");
+        std::string body = metrics_.render(figures_, room_.figures());
+        for (const HttpRoute& route : routes_) {
+            if (route.metrics) body += route.metrics();
+        }
+        return text(http::status::ok, std::move(body), "text/plain; version=0.0.4; charset=utf-8");
     }
     if (path == "/healthz") {
         const Health health = judge_health(health_policy_, TickHealthInput{

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <fstream>
@@ -278,6 +279,11 @@ bool NativeStreams::start(const NativeStreamRequest& request, int64_t allowance_
 
 namespace {
 
+// How a request ended, for /metrics (the order of stream_outcomes).
+enum class StreamOutcome : uint8_t { bad_query, known, precomputed, computed, over_budget, address_budget, busy, client_gone, stopped };
+constexpr std::array<std::string_view, 9> stream_outcomes = {"bad_query", "known", "precomputed", "computed", "over_budget",
+                                                            "address_budget", "busy", "client_gone", "stopped"};
+
 int64_t steady_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -330,6 +336,11 @@ HttpRoute native_stream_route(std::string game, uint32_t simulation_version, std
         std::mutex budgets_mutex;   // the handler (server thread) and the completion (worker) charge it
         AddressBudgets budgets;
         NativeStreams streams;
+        // What /metrics shows: requests by how they ended, and the worker's CPU. Counted from
+        // both threads.
+        std::array<std::atomic<uint64_t>, stream_outcomes.size()> outcomes{};
+        std::atomic<int64_t> cpu_ns{0};
+        void count(StreamOutcome o) { outcomes[static_cast<size_t>(o)].fetch_add(1, std::memory_order_relaxed); }
     };
     if (!clock) clock = steady_ns;
     auto state = std::make_shared<State>(std::move(game), simulation_version, std::move(listed), std::move(compute),
@@ -397,7 +408,10 @@ HttpRoute native_stream_route(std::string game, uint32_t simulation_version, std
             return response;
         };
         const auto parsed = parse_native_stream_query(request.query(), state->listed);
-        if (!parsed) return reply(text(400, std::string(parsed.message()) + "\n"));
+        if (!parsed) {
+            state->count(StreamOutcome::bad_query);
+            return reply(text(400, std::string(parsed.message()) + "\n"));
+        }
         const NativeStreamRequest wanted = parsed.value();
         // The state is passed in, not captured: the worker's completion holds these lambdas and
         // must not keep the worker's owner alive.
@@ -407,7 +421,10 @@ HttpRoute native_stream_route(std::string game, uint32_t simulation_version, std
                                                               ".txt, which this server loaded and did not compute"
                                                         : "this server's native build");
         };
-        if (auto known = state->streams.digests(wanted)) return reply(text(200, stream_text(*state, *known)));
+        if (auto known = state->streams.digests(wanted)) {
+            state->count(known->precomputed ? StreamOutcome::precomputed : StreamOutcome::known);
+            return reply(text(200, stream_text(*state, *known)));
+        }
 
         const int64_t budget = state->limits.request_cpu_ns;
         int64_t allowance = budget;
@@ -417,6 +434,7 @@ HttpRoute native_stream_route(std::string game, uint32_t simulation_version, std
             const int64_t left = state->budgets.available(request.peer, now);
             if (const int64_t wait = state->budgets.wait_ns(request.peer, now); wait > 0) {
                 const int64_t wait_s = (wait + 999'999'999) / 1'000'000'000;
+                state->count(StreamOutcome::address_budget);
                 return reply(text(429,
                                   "address_budget: this address has spent the " + shown(state->limits.address_cpu_ns_per_minute) +
                                       " of CPU per minute its native streams may cost; retry after " + std::to_string(wait_s) + " s\n",
@@ -437,6 +455,7 @@ HttpRoute native_stream_route(std::string game, uint32_t simulation_version, std
         };
         if (const auto cost = state->streams.cost_per_tick_ns(wanted.scenario);
             cost && *cost * static_cast<int64_t>(wanted.ticks) > allowance) {
+            state->count(StreamOutcome::over_budget);
             return reply(text(400, over_budget(allowance, *cost)));
         }
         // The completion runs on the worker's thread; the reply carries the answer to the server's.
@@ -452,17 +471,46 @@ HttpRoute native_stream_route(std::string game, uint32_t simulation_version, std
                     const std::lock_guard lock(held->budgets_mutex);
                     held->budgets.charge(peer, f.spent_ns, clock());
                 }
+                held->cpu_ns.fetch_add(f.spent_ns, std::memory_order_relaxed);
                 switch (f.outcome) {
                 case NativeStreams::Outcome::computed:
+                    held->count(StreamOutcome::computed);
                     if (auto known = held->streams.digests(wanted)) return reply(text(200, stream_text(*held, *known)));
                     return reply(text(503, "the stream was not computed; ask again\n"));
                 case NativeStreams::Outcome::over_budget:
+                    held->count(StreamOutcome::over_budget);
                     return reply(text(400, over_budget(allowance, held->streams.cost_per_tick_ns(wanted.scenario).value_or(f.spent_ns))));
-                case NativeStreams::Outcome::client_gone: return;   // nobody to answer
-                case NativeStreams::Outcome::stopped: return reply(text(503, "the stream was not computed; ask again\n"));
+                case NativeStreams::Outcome::client_gone:
+                    held->count(StreamOutcome::client_gone);
+                    return;   // nobody to answer
+                case NativeStreams::Outcome::stopped:
+                    held->count(StreamOutcome::stopped);
+                    return reply(text(503, "the stream was not computed; ask again\n"));
                 }
             });
-        if (!started) reply(text(503, "another native stream is being computed; ask again in a moment\n"));
+        if (!started) {
+            state->count(StreamOutcome::busy);
+            reply(text(503, "another native stream is being computed; ask again in a moment\n"));
+        }
+    };
+    route.metrics = [weak_state = std::weak_ptr<State>(state)] {
+        const auto held = weak_state.lock();
+        if (!held) return std::string();
+        std::string out =
+            "# HELP tandem_native_stream_requests_total /native/stream requests by how they were answered: bad_query, "
+            "known (computed before), precomputed (the page's file), computed, over_budget, address_budget, busy (503), "
+            "client_gone (stopped, nobody answered), stopped (the server stopping)\n"
+            "# TYPE tandem_native_stream_requests_total counter\n";
+        for (size_t i = 0; i < stream_outcomes.size(); ++i) {
+            out += "tandem_native_stream_requests_total{outcome=\"" + std::string(stream_outcomes[i]) + "\"} " +
+                   std::to_string(held->outcomes[i].load(std::memory_order_relaxed)) + "\n";
+        }
+        const int64_t ns = held->cpu_ns.load(std::memory_order_relaxed);
+        out += "# HELP tandem_native_stream_cpu_seconds_total CPU the /native/stream worker spent computing streams\n"
+               "# TYPE tandem_native_stream_cpu_seconds_total counter\n"
+               "tandem_native_stream_cpu_seconds_total " + std::to_string(ns / 1'000'000'000) + "." +
+               std::to_string(1'000'000'000 + ns % 1'000'000'000).substr(1) + "\n";
+        return out;
     };
     return route;
 }

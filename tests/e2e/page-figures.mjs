@@ -244,26 +244,25 @@ const INPUT_DELAY_TICKS = 2;
 // Installed in the page before it is hidden: from the visibilitychange to visible, every
 // animation frame looks at what the page draws in it (the adapter's view and figures do not
 // change within a frame) and records the first whose verified tick is within the input delay
-// of the server's tick at that moment. The server's tick is not read from the page's figures,
-// which a worker session's page has not had refreshed since it was hidden (the first frames
-// after the return may draw the view from before it): it is the session's own server tick
-// when the probe is installed (read from the worker) plus the 60 ticks a second the room runs
-// since. Its time from the visibilitychange is the figure.
-const RETURN_PROBE = `(async () => {
+// of the server's tick at that moment: the server's tick as the session knew it when it made
+// the view, plus the ticks the room ran since (a worker session's view is as old as its
+// message; one from before the tab was hidden is seconds old and fails). A session on the main
+// thread is read as it is. Its time from the visibilitychange is the figure.
+const RETURN_PROBE = `(() => {
   const adapter = window.__tandem.parts.adapter;
-  const base = await window.__tandem.sessionNow();
-  const baseAtMs = performance.now();
+  const inner = adapter.inner ?? adapter;
   const probe = { shownAtMs: null, verifiedFrameMs: null, frames: 0, tick: null, serverTick: null, staleFrames: 0 };
   window.__returnProbe = probe;
   const look = () => {
     probe.frames += 1;
     const now = performance.now();
+    const madeAtMs = inner.lastFrame?.sentAtMs ?? now;
     const f = adapter.figures();
     const v = adapter.renderView();
     const shown = v.confirmedTick ?? v.tick;
     const verified = f.verification?.verifiedTick ?? null;
-    const server = base.serverTick + Math.floor((now - baseAtMs) * 60 / 1000);
-    if (verified !== null && Math.min(shown, verified) >= server - ${INPUT_DELAY_TICKS}) {
+    const server = f.serverTick === null ? null : f.serverTick + Math.floor((now - madeAtMs) * 60 / 1000);
+    if (verified !== null && server !== null && Math.min(shown, verified) >= server - ${INPUT_DELAY_TICKS}) {
       probe.verifiedFrameMs = now - probe.shownAtMs;
       probe.tick = shown;
       probe.serverTick = server;
@@ -584,7 +583,7 @@ try {
           const m = browser === 'chromium' ? await hiddenReturnChromium(chromium, server.origin, query) : await hiddenReturnFirefox(firefox, server.origin, query);
           (results[`${browser} ${name}`] ??= []).push(m);
           console.log(`hidden ${HIDDEN_MS / 1000} s (${HIDDEN_HOW}), ${browser}, session on the ${m.probe.thread} thread: a verified frame ${f1(m.probe.verifiedFrameMs)} ms after shown ` +
-            `(${m.probe.frames} frames, ${m.probe.staleFrames} of them drawing an older tick; tick ${m.probe.tick}, server's ${m.probe.serverTick}); HUD: ${m.probe.line}; ` +
+            `(${m.probe.frames} frames, ${m.probe.staleFrames} of them drawing an older view; tick ${m.probe.tick}, server's ${m.probe.serverTick}); HUD: ${m.probe.line}; ` +
             `playing: ${m.playing.frames} frames, callback p50 ${f1(m.playing.p50WorkMs)} p99 ${f1(m.playing.p99WorkMs)} max ${f1(m.playing.maxWorkMs)} ms` +
             (m.playing.transit ? `; worker frames: transit p50 ${f3(m.playing.transit.transitP50)} p99 ${f3(m.playing.transit.transitP99)} ms, ` +
               `made and posted in p50 ${f3(m.playing.transit.postP50)} p99 ${f3(m.playing.transit.postP99)} ms` : '') +

@@ -18,6 +18,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const golden = (name) => readFileSync(join(here, '../games/arena/golden', `${name}.txt`), 'utf8');
 const shippedDir = join(here, '../../web/native');
 const points = (text) => text.split('\n').filter((l) => /^\d+ [0-9a-f]{16}$/.test(l));
+const outcome = async (server, name) => (await metrics(server.port)).values[`tandem_native_stream_requests_total{outcome="${name}"}`];
 
 // One GET from a chosen source address (any 127.x.y.z on Linux reaches the server's 127.0.0.1),
 // each on a connection of its own. `abortAfterMs`: the client closes its socket then, without
@@ -89,6 +90,7 @@ describe('computed streams (budgets large enough for them)', () => {
       await sleep(50);
     }
     assert.equal(answer.status, 200, `5 s after its client went away the worker still computes: ${answer.body}`);
+    assert.equal(await outcome(server, 'client_gone'), 1, '/metrics counts the request whose client went away');
     console.log(`# the worker was free ${(performance.now() - gone).toFixed(0)} ms after the client went away`);
   });
 
@@ -128,6 +130,8 @@ describe('the default budgets, with the page beside it', () => {
       // crowd's 2,000 steps would take minutes of CPU here.
       assert.ok(r.ms < 2000, `${name} answered in ${r.ms.toFixed(0)} ms`);
     }
+    assert.equal(await outcome(server, 'precomputed'), 4);
+    assert.equal((await metrics(server.port)).values.tandem_native_stream_cpu_seconds_total, 0, 'the worker computed nothing');
   });
 
   test('a stream past the 2 s budget is refused 400 over_budget after at most its budget, then at once, and the room keeps ticking', async () => {
@@ -144,6 +148,7 @@ describe('the default budgets, with the page beside it', () => {
     assert.equal(again.status, 400);
     assert.match(again.body, /^over_budget: /);
     assert.ok(again.ms < 1000, `refused without work, in ${again.ms.toFixed(0)} ms`);
+    assert.equal(await outcome(server, 'over_budget'), 2);
     console.log(`# over budget: refused after ${first.ms.toFixed(0)} ms of computing, then in ${again.ms.toFixed(1)} ms`);
   });
 });
@@ -161,6 +166,7 @@ describe('the budget per address', () => {
     assert.equal(refused.status, 429);
     assert.match(refused.body, /^address_budget: this address has spent the 300 ms of CPU per minute/);
     assert.ok(Number(refused.headers['retry-after']) >= 1, `Retry-After: ${refused.headers['retry-after']}`);
+    assert.equal(await outcome(server, 'address_budget'), 1);
     const other = await get(server, '?scenario=chaos&ticks=10', { from: '127.0.0.3' });
     assert.equal(other.status, 200, other.body);
     // Known now, so free: the spent address gets it too.

@@ -84,11 +84,12 @@ TEST_CASE("--per-address-limit N is kept as given, and unset by default") {
 TEST_CASE("--help states the per-address budgets and the transport's limits with their default values") {
     const std::string text = serve_help_text();
     CHECK(text.find("--per-address-limit N") != std::string::npos);
-    CHECK(text.find("(default 64 and 16; loopback") != std::string::npos);
+    CHECK(text.find("(default 64 and 16; loopback counts like any address)") != std::string::npos);
     CHECK(text.find("within 5 s") != std::string::npos);
-    CHECK(text.find("4 pings a second after a burst of 8") != std::string::npos);
+    CHECK(text.find("4 pings a second\nafter a burst of 8") != std::string::npos);
     CHECK(text.find("1008 ping_rate") != std::string::npos);
     CHECK(text.find("at most 1 MiB queued") != std::string::npos);
+    CHECK(text.find("a 64 KiB kernel send buffer") != std::string::npos);
 }
 
 TEST_CASE("--help wins wherever it stands") {

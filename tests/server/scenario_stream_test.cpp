@@ -60,7 +60,11 @@ struct Answers {
     }
 };
 
-HttpRequest get(std::string query) { return HttpRequest{"/native/stream" + query, false}; }
+HttpRequest get(std::string query) {
+    HttpRequest r;
+    r.target = "/native/stream" + query;
+    return r;
+}
 
 }  // namespace
 
@@ -195,7 +199,7 @@ struct FakeCost {
 };
 
 HttpRequest from(std::string query, std::string peer, std::shared_ptr<const std::atomic<bool>> gone = nullptr) {
-    HttpRequest r{"/native/stream" + query, false};
+    HttpRequest r = get(std::move(query));
     r.peer = std::move(peer);
     r.gone = std::move(gone);
     return r;

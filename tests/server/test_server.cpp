@@ -23,6 +23,8 @@ using namespace tandem::server;
 constexpr uint8_t ask_policy_close = 0xC1;   // the room closes this client: 1008 "policy"
 constexpr uint8_t ask_slow_tick = 0xC3;      // next tick takes bytes[1] * 10 ms
 constexpr uint8_t ask_send_big = 0xC4;       // the room sends this client bytes[1] * 64 KiB
+constexpr uint8_t ask_pause = 0xC5;          // no more tick frames to this client (as a real room's
+                                             // flow control pauses a client that stopped reading)
 
 class StandInRoom final : public RoomPort {
 public:
@@ -42,6 +44,8 @@ public:
             closes_.push_back({id, 1008, "policy"});
         } else if (message.size() >= 2 && message[0] == ask_slow_tick) {
             slow_tick_ms_ = 10u * message[1];
+        } else if (!message.empty() && message[0] == ask_pause) {
+            open_[id] = false;
         } else if (message.size() >= 2 && message[0] == ask_send_big) {
             for (uint32_t i = 0; i < message[1]; ++i) {
                 sends_.push_back({id, std::make_shared<std::vector<uint8_t>>(64 * 1024, uint8_t{'B'})});
@@ -61,7 +65,9 @@ public:
         auto frame = std::make_shared<std::vector<uint8_t>>(frame_bytes_, uint8_t{0});
         for (int i = 0; i < 8; ++i) (*frame)[i] = static_cast<uint8_t>(tick_ >> (8 * i));
         const SharedBytes shared = frame;
-        for (const auto& [id, unused] : open_) sends_.push_back({id, shared});
+        for (const auto& [id, streaming] : open_) {
+            if (streaming) sends_.push_back({id, shared});
+        }
         ++frames_built_;
     }
     void shut_down(int64_t) override {

@@ -124,6 +124,9 @@ struct HttpRoute {
     // (exit 2). Either may be empty.
     std::vector<FlagSpec> flags;
     std::function<std::optional<std::string>(const ServeOptions& options)> configure;
+    // The route's own figures in Prometheus text format (# HELP and # TYPE lines included,
+    // names of its own), appended to /metrics on the server's thread. May be empty.
+    std::function<std::string()> metrics;
 };
 
 // Binds, prints "listening on http://HOST:PORT/" on out, and serves until SIGINT/SIGTERM.
