@@ -20,7 +20,7 @@ function hello() {
   const game = 'arena';
   const b = Buffer.alloc(13 + game.length);
   b[0] = type.hello;
-  b.writeUInt16LE(2, 1);
+  b.writeUInt16LE(3, 1);   // protocol version 3
   fingerprint.copy(b, 3);
   b[11] = 0;
   b[12] = game.length;
