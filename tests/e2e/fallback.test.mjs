@@ -64,6 +64,17 @@ describe('the fallback to the offline mode', () => {
     assert.equal(a.mode, 'play');
   });
 
+  test('a socket seen only while connecting, that failed before it ever opened (failedBeforeOpen), switches too', async () => {
+    const offline = stand('offline', ['local']);
+    const a = new FallbackAdapter(stand('play', ['connecting', { state: 'connecting', failedBeforeOpen: true }]), () => offline, checks);
+    a.advance(1, 8);
+    await settle();
+    assert.equal(a.mode, 'play');
+    a.advance(2, 8);
+    await settle();
+    assert.equal(a.mode, 'offline');
+  });
+
   test('a switch while the page is away tells the offline adapter it is away', async () => {
     const offline = stand('offline', ['local']);
     const a = new FallbackAdapter(stand('play', ['waiting']), () => offline, checks);

@@ -42,9 +42,11 @@ export class FallbackAdapter {
   #watch(nowMs) {
     // everOpened as well as the state now: a hello refused between two frames (open, then the
     // server's error and close) must not read as a socket that never opened.
-    const { state, everOpened } = this.#inner.figures().connection;
+    // failedBeforeOpen too: a session in its worker is sampled when its answers arrive, which
+    // may always fall in a retry's "connecting" (Chromium delays retries to a failing host).
+    const { state, everOpened, failedBeforeOpen = false } = this.#inner.figures().connection;
     if (state === 'open' || everOpened) this.#everOpen = true;
-    if (this.#everOpen || !['waiting', 'failed', 'closed'].includes(state)) return;
+    if (this.#everOpen || !(failedBeforeOpen || ['waiting', 'failed', 'closed'].includes(state))) return;
     this.#fellBack = true;
     Promise.resolve(this.#makeFallback()).then((fallback) => {
       this.#inner.dispose();

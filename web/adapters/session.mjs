@@ -13,7 +13,7 @@ export class SessionAdapter {
   modeLabel;
   #session;
   #transport;
-  #connection = { state: 'connecting', label: 'connecting', everOpened: false, opens: 0 };
+  #connection = { state: 'connecting', label: 'connecting', everOpened: false, opens: 0, failedBeforeOpen: false };
   // Frames spent from a resume until the session verified again (the HUD's "in N frames"):
   // counted here because only the page knows what a frame is.
   #resumeFrames = null;
@@ -49,10 +49,13 @@ export class SessionAdapter {
       // everOpened stays true once the socket has opened: a page that samples the state once
       // a frame could otherwise see only the refusal's close and take it for no server at all.
       // opens counts the times it opened (a reconnection after an absence is one more).
+      // failedBeforeOpen stays true once the socket failed before it ever opened: a page that
+      // samples the state (a frame, or the worker's answers) may see only the retries' "connecting".
       onState: (s) => {
         const opened = s.state === 'open';
-        this.#connection = { ...connectionOf(s), everOpened: this.#connection.everOpened || opened,
-          opens: this.#connection.opens + (opened ? 1 : 0) };
+        const everOpened = this.#connection.everOpened || opened;
+        this.#connection = { ...connectionOf(s), everOpened, opens: this.#connection.opens + (opened ? 1 : 0),
+          failedBeforeOpen: this.#connection.failedBeforeOpen || (!everOpened && ['waiting', 'closed', 'failed'].includes(s.state)) };
       },
     };
     this.actions = {
