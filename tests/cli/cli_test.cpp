@@ -158,7 +158,7 @@ TEST_CASE("each command's usage line shows exactly the flags its parser accepts"
     }
 }
 
-TEST_CASE("--help works for every command and exits 0") {
+TEST_CASE("every command's --help works and exits 0") {
     for (std::vector<std::string_view> args : std::vector<std::vector<std::string_view>>{
              {"--help"}, {"help"}, {"help", "run"}, {"run", "--help"}, {"dump", "--help"}, {"scenarios", "--help"},
              {"version", "--help"}, {"run", "--scenario", "orbits", "--help"}}) {

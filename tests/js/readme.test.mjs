@@ -100,6 +100,11 @@ function makeFixtures(dir) {
   writeFileSync(join(dir, 'rare.world'), `scenario ${scenario}\nticks 18\nevery 1\nexpect ${last.tick} ${last.digest}\n`);
   const makeReplay = join(nativeBuildDir, 'tests/tandem_test_make_replay');
   execFileSync(makeReplay, ['orbits', '1300', join(dir, 'match.replay')]);
+  // A file cut short as a killed server leaves one: the same records without the end marker
+  // (a u32 zero, the replay format's last four bytes).
+  const whole = readFileSync(join(dir, 'match.replay'));
+  assert.deepEqual([...whole.subarray(whole.length - 4)], [0, 0, 0, 0], 'a finished replay ends with its end marker');
+  writeFileSync(join(dir, 'killed.replay'), whole.subarray(0, whole.length - 4));
 }
 
 let project;

@@ -184,7 +184,9 @@ describe('ClientSession', () => {
       const f = c.session.figures();
       assert.equal(f.lastResume?.path, path, `${seconds} s away: ${JSON.stringify(f.lastResume)}`);
       const { catchUpEstimateMs: catchUp, baselineEstimateMs: baseline } = f.lastResume;
-      assert.ok(path === 'catch_up' ? catchUp <= baseline : baseline < catchUp, JSON.stringify(f.lastResume));
+      // null: stepping can never get there (more missed than the room's ring holds).
+      assert.ok(path === 'catch_up' ? catchUp !== null && catchUp <= baseline : catchUp === null || baseline < catchUp,
+        JSON.stringify(f.lastResume));
       assert.ok(Math.abs(f.lastResume.awayMs - seconds * 1000) < 20, `${f.lastResume.awayMs} ms away`);
       assert.equal(f.session.mismatches, 0);
       assert.equal(f.session.digest, m.room.worldDigest(), `${seconds} s: verifying at the room's tick again`);

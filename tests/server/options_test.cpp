@@ -76,12 +76,12 @@ TEST_CASE("every flag is read, as --flag value and as --flag=value") {
     CHECK(joined->options.game_values == std::vector<std::pair<std::string, std::string>>{{"--tick-hz", "5"}});
 }
 
-TEST_CASE("--per-address-limit N is kept as given, and unset by default") {
+TEST_CASE("the flag --per-address-limit N is kept as given, and unset by default") {
     CHECK_FALSE(parse({})->options.per_address_limit);
     CHECK(parse({"--per-address-limit", "2000"})->options.per_address_limit == 2000u);
 }
 
-TEST_CASE("--help states the per-address budgets and the transport's limits with their default values") {
+TEST_CASE("serve's --help states the per-address budgets and the transport's limits with their default values") {
     const std::string text = serve_help_text();
     CHECK(text.find("--per-address-limit N") != std::string::npos);
     CHECK(text.find("(default 64 and 16; loopback counts like any address)") != std::string::npos);
@@ -92,7 +92,7 @@ TEST_CASE("--help states the per-address budgets and the transport's limits with
     CHECK(text.find("a 64 KiB kernel send buffer") != std::string::npos);
 }
 
-TEST_CASE("--help wins wherever it stands") {
+TEST_CASE("a --help wins wherever it stands") {
     CHECK(parse({"--help"})->help);
     CHECK(parse({"--port", "1", "-h"})->help);
     CHECK(serve_help_text().find("--allow-origin") != std::string::npos);
@@ -101,7 +101,7 @@ TEST_CASE("--help wins wherever it stands") {
     CHECK(serve_help_text().find("resume_expired") != std::string::npos);
 }
 
-TEST_CASE("--help lists the game's flags, its scenarios and its routes, without them, none") {
+TEST_CASE("serve's --help lists the game's flags, its scenarios and its routes, without them, none") {
     ServeHelp help;
     help.command = "tandem serve --game toy";
     help.game = "toy";
