@@ -433,7 +433,7 @@ TEST_CASE("normalize settles a component estimated at 1 raw down to 0 when its e
     CHECK(tandem::normalize({raw(-1), Fx::from_int(-2)}) == Vec2{Fx::zero(), -Fx::one()});
 }
 
-TEST_CASE("parse reads [+-]digits[.digits] exactly and rounds ties to even") {
+TEST_CASE("parse reads an optional sign, digits and optional .digits exactly and rounds ties to even") {
     auto p = [](const char* s) { return tandem::parse(s); };
     CHECK(p("0") == Fx::zero());
     CHECK(p("-0") == Fx::zero());

@@ -213,7 +213,7 @@ TEST_CASE("atan2 on the diagonals is exactly +-pi/4 and +-3pi/4, also at INT32_M
     }
 }
 
-TEST_CASE("atan2 lands in the quadrant of its point and within [-pi, pi]") {
+TEST_CASE("atan2 lands in the quadrant of its point and within -pi..pi") {
     int64_t wrong = 0;
     for_plane_sample(0x9E3779B97F4A7C15u, 200000, [&](int32_t y, int32_t x) {
         const int32_t a = tandem::atan2(Fx::from_raw(y), Fx::from_raw(x)).raw();
@@ -282,7 +282,7 @@ TEST_CASE("atan is odd and within 1 LSB over a dense sample of the whole range")
 
 // ---- asin and acos
 
-TEST_CASE("asin and acos are within 1 LSB at every raw value of [-1, 1]") {
+TEST_CASE("asin and acos are within 1 LSB at every raw value of -1..1") {
     Worst ws, wc;
     for (int64_t r = -65536; r <= 65536; ++r) {
         ws.add(tandem::asin(raw(r)).raw() - std::asin(value(r)) * lsb, r);
@@ -294,7 +294,7 @@ TEST_CASE("asin and acos are within 1 LSB at every raw value of [-1, 1]") {
     CHECK(wc.error <= 1.0L);
 }
 
-TEST_CASE("asin and acos hit their end points exactly and clamp inputs outside [-1, 1]") {
+TEST_CASE("asin and acos hit their end points exactly and clamp inputs outside -1..1") {
     CHECK(tandem::asin(Fx::one()) == tandem::fx::half_pi);
     CHECK(tandem::asin(-Fx::one()) == -tandem::fx::half_pi);
     CHECK(tandem::asin(Fx::zero()) == Fx::zero());

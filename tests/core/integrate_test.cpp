@@ -318,7 +318,7 @@ TEST_CASE("a 32 Hz and a 256 Hz display run the same simulation bit for bit") {
     CHECK(slow.first == fast.first);
 }
 
-TEST_CASE("alpha is the fraction of the next step already elapsed, clamped to [0, 1]") {
+TEST_CASE("alpha is the fraction of the next step already elapsed, clamped to 0..1") {
     CHECK(tandem::alpha_from(Fx::zero(), dt60) == Fx::zero());
     CHECK(tandem::alpha_from(dt60, dt60) == Fx::one());
     CHECK(tandem::alpha_from(Fx::from_raw(546), dt60) == Fx::from_raw(32768));  // 546 / 1092

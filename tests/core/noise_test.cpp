@@ -75,7 +75,7 @@ TEST_CASE("on a lattice point both forms return the corner value exactly") {
         }
 }
 
-TEST_CASE("octave_fx stays in [0, 1) and is continuous at every raw step across cells") {
+TEST_CASE("octave_fx stays in 0 <= v < 1 and is continuous at every raw step across cells") {
     // Lattice 0.5 (32768 raw): a one-raw step moves the fraction by 2^-15, and the
     // smoothstep slope is at most 1.5, so a step moves the value by at most 1.5 * 2 raw
     // plus 2 raw of truncation in the two lerps; crossing a cell boundary is no exception.
@@ -95,7 +95,7 @@ TEST_CASE("octave_fx stays in [0, 1) and is continuous at every raw step across 
     CHECK(worst <= 5);
 }
 
-TEST_CASE("octave stays in [0, 1) and is continuous along a fine sweep") {
+TEST_CASE("octave stays in 0 <= v < 1 and is continuous along a fine sweep") {
     // Steps of 1/256 on a lattice of 2: slope at most 1.5 per lattice unit gives
     // 1.5 / 512 per step, plus a few ulps of rounding.
     float worst = 0.0f;

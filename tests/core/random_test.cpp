@@ -241,7 +241,7 @@ TEST_CASE("a Fisher-Yates shuffle driven by below is a permutation and is reprod
     CHECK(a != shuffled(3));
 }
 
-TEST_CASE("unit is in [0, 1) on a 2^-24 grid and unit_fx is in [0, 1) and uniform") {
+TEST_CASE("unit is in 0 <= v < 1 on a 2^-24 grid and unit_fx is in 0 <= v < 1 and uniform") {
     XorShift r(11);
     for (int i = 0; i < 100000; ++i) {
         const float u = r.unit();

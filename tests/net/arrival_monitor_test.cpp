@@ -31,7 +31,7 @@ ArrivalMonitor monitor(uint32_t window, Fx late_fraction) {
 
 }  // namespace
 
-TEST_CASE("an empty or oversized window and a fraction outside [0, 1) are refused with a code") {
+TEST_CASE("an empty or oversized window and a fraction outside 0 <= f < 1 are refused with a code") {
     CHECK(ArrivalMonitor::create(ArrivalConfig{0, ratio(1, 20)}).code() == "window_zero");
     CHECK(ArrivalMonitor::create(ArrivalConfig{tandem::net::max_arrival_window + 1, ratio(1, 20)}).code() ==
           "window_too_large");

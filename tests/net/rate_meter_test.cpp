@@ -99,7 +99,7 @@ TEST_CASE("mean is per sample, and an empty sample counts toward it") {
     CHECK(m.window_amount() == 4000);
 }
 
-TEST_CASE("share_of is the part's fraction of the whole, in [0, 1]") {
+TEST_CASE("share_of is the part's fraction of the whole, between 0 and 1 inclusive") {
     RateMeter positions, despawns, bytes, nothing;
     positions.add(861);
     despawns.add(12);

@@ -67,7 +67,7 @@ TEST_CASE("a ship moves by its velocity and wraps around both edges of the torus
     CHECK(s.tick == 1);
 }
 
-TEST_CASE("turning changes the heading by turn_rate, wrapping into [0, 2pi), both buttons cancel") {
+TEST_CASE("turning changes the heading by turn_rate, wrapping into 0 <= h < 2pi, both buttons cancel") {
     State s = empty_state();
     s.ships.push_back(live_ship(1, at(100, 100)));
     Stepper st;
