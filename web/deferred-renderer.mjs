@@ -1,7 +1,7 @@
-// The arena's renderer while the real one loads: three.js is 2.2 MB of the page's 2.6, and
-// nothing but drawing needs it, so the session, the frame loop and the HUD start without it and
-// this stands in (drawing nothing) until the 3D view, or the flat one, is handed over.
-// Same interface as ArenaRenderer (draw, arenaPointAt, stats, canvas).
+// The game's renderer while the plugin's view loads: nothing but drawing needs it (a 3D view
+// can be megabytes of a page), so the session, the frame loop and the HUD start without it
+// and this stands in (drawing nothing) until the view is handed over.
+// The interface every plugin's renderer has: draw(view, nowMs), stats(), canvas.
 
 export class DeferredRenderer {
   #inner = null;
@@ -13,7 +13,6 @@ export class DeferredRenderer {
   get inner() { return this.#inner; }
   get kind() { return this.#inner?.kind ?? 'loading'; }
   get canvas() { return this.#inner?.canvas ?? null; }
-  arenaPointAt(clientX, clientY) { return this.#inner ? this.#inner.arenaPointAt(clientX, clientY) : null; }
-  stats() { return this.#inner ? this.#inner.stats() : { kind: 'loading', pellets: 0, wells: 0, drawCalls: null, triangles: null }; }
+  stats() { return this.#inner ? this.#inner.stats() : { kind: 'loading' }; }
   draw(view, nowMs) { this.#inner?.draw(view, nowMs); }
 }

@@ -3,19 +3,11 @@
 // what the adapter shows and updates the HUD. It measures its own frames (gaps between
 // callbacks, time spent inside them) for the HUD and the tests; it never steps anything.
 
-// Of a 16.7 ms frame at 60 Hz, what simulation (catch-up included) may take: the rest is
-// drawing, the HUD and the browser's own work. A frame over 50 ms is what a person notices.
-export const SIMULATION_BUDGET_MS = 8;
-// A page that draws fewer frames (a slow phone, software WebGL on a loaded machine) must
-// still step 60 ticks a second or it falls behind for ever: the budget grows with the gap
-// since the previous frame (half of it), never past this, so no frame grows past what a
-// person notices.
-export const SIMULATION_BUDGET_MAX_MS = 30;
-
-/** This frame's simulation budget from the gap since the previous frame (0: unknown). */
-export function frameBudgetMs(baseMs, gapMs) {
-  return Math.min(SIMULATION_BUDGET_MAX_MS, Math.max(baseMs, gapMs > 0 && gapMs < 1000 ? gapMs / 2 : baseMs));
-}
+// What a frame may spend on simulation (catch-up included) is the adapter's to say: on this
+// thread the client session's own rule, from the module (tandem.frameBudgetMs: 8 ms, or half
+// the gap since the previous frame when frames come slower, at most 32 ms, one constant in C++),
+// so a page drawing few frames still steps the tick rate and no frame grows past what a person
+// notices; the session in its worker budgets its own advances (tandem.workerBudgetMs).
 
 const HISTORY = 600;   // frames of history kept for plots and tests (10 s at 60 fps)
 
@@ -28,9 +20,12 @@ export class FrameStats {
   lastGapMs = 0;
   gaps = [];
   works = [];
+  // Each frame's callback split: [advance, draw (renderer.draw), HUD] in ms (page-figures says
+  // which part a slow frame spent its time in).
+  parts = [];
   #last = null;
 
-  record(timestampMs, workMs, advanceMs) {
+  record(timestampMs, workMs, advanceMs, drawMs = 0, hudMs = 0) {
     if (this.#last !== null) {
       this.lastGapMs = timestampMs - this.#last;
       this.maxGapMs = Math.max(this.maxGapMs, this.lastGapMs);
@@ -43,6 +38,8 @@ export class FrameStats {
     this.maxAdvanceMs = Math.max(this.maxAdvanceMs, advanceMs);
     this.works.push(workMs);
     if (this.works.length > HISTORY) this.works.shift();
+    this.parts.push([advanceMs, drawMs, hudMs]);
+    if (this.parts.length > HISTORY) this.parts.shift();
   }
 
   /** Starts a new measurement window (the next gap is measured from the next frame). */
@@ -53,25 +50,30 @@ export class FrameStats {
     this.maxAdvanceMs = 0;
     this.gaps = [];
     this.works = [];
+    this.parts = [];
   }
 
   summary() {
-    const sorted = [...this.works].sort((a, b) => a - b);
-    const at = (q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] : 0);
+    const quantile = (xs) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      return (q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] : 0);
+    };
+    const at = quantile(this.works);
+    const [advance, draw, hud] = [0, 1, 2].map((i) => quantile(this.parts.map((p) => p[i])));
     return { frames: this.frames, maxGapMs: this.maxGapMs, maxWorkMs: this.maxWorkMs, maxAdvanceMs: this.maxAdvanceMs,
-      p50WorkMs: at(0.5), p90WorkMs: at(0.9), p99WorkMs: at(0.99), lastGapMs: this.lastGapMs };
+      p50WorkMs: at(0.5), p90WorkMs: at(0.9), p99WorkMs: at(0.99), lastGapMs: this.lastGapMs,
+      p99AdvanceMs: advance(0.99), p50DrawMs: draw(0.5), p99DrawMs: draw(0.99), p50HudMs: hud(0.5), p99HudMs: hud(0.99) };
   }
 }
 
 /**
  * @param {{
- *   adapter: {advance(nowMs: number, budgetMs: number): void, renderView(): object, figures(): object},
+ *   adapter: {advance(nowMs: number, budgetMs: number): void, frameBudgetMs(gapMs: number): number, renderView(): object, figures(): object},
  *   renderer: {draw(view: object, nowMs: number): void},
- *   hud: {update(figures: object, frame: object, nowMs: number): void},
- *   budgetMs?: number,
- * }} parts
+ *   hud: {update(figures: object, view: object, frames: FrameStats, nowMs: number): void},
+ * }} parts the adapter's frameBudgetMs(gapMs) is what a frame may spend
  */
-export function startFrameLoop({ adapter, renderer, hud, budgetMs = SIMULATION_BUDGET_MS }) {
+export function startFrameLoop({ adapter, renderer, hud }) {
   const stats = new FrameStats();
   // 'tandem:first-verified' marks the frame whose advance verified the page's first tick: the
   // moment itself, which a poll from outside would see only when the main thread is next
@@ -87,8 +89,9 @@ export function startFrameLoop({ adapter, renderer, hud, budgetMs = SIMULATION_B
     handle = requestAnimationFrame(frame);
     const start = performance.now();
     let advanced = start;
+    let drawn = start;
     try {
-      adapter.advance(start, frameBudgetMs(budgetMs, lastTimestampMs === null ? 0 : timestampMs - lastTimestampMs));
+      adapter.advance(start, adapter.frameBudgetMs(lastTimestampMs === null ? 0 : timestampMs - lastTimestampMs));
       advanced = performance.now();
       if (!firstVerifiedMarked) {
         // A world that verifies nothing (?scenario: verification null) stops looking at once.
@@ -97,11 +100,17 @@ export function startFrameLoop({ adapter, renderer, hud, budgetMs = SIMULATION_B
           firstVerifiedMarked = true;
           // A session in a worker says when it verified (on this thread's clock): the figures
           // reach this frame up to a frame later.
-          if (verification !== null) performance.mark('tandem:first-verified', { startTime: Math.min(advanced, adapter.firstVerifiedAtMs ?? advanced) });
+          // 'tandem:first-verified-drawn': this frame, the first to draw a verified world.
+          if (verification !== null) {
+            performance.mark('tandem:first-verified', { startTime: Math.min(advanced, adapter.firstVerifiedAtMs ?? advanced) });
+            performance.mark('tandem:first-verified-drawn', { startTime: advanced });
+          }
         }
       }
-      renderer.draw(adapter.renderView(), start);
-      hud.update(adapter.figures(), stats.summary(), start);
+      const view = adapter.renderView();
+      renderer.draw(view, start);
+      drawn = performance.now();
+      hud.update(adapter.figures(), view, stats, start);
     } catch (error) {
       // One broken frame must not leave a frozen page that looks alive: stop and say why.
       running = false;
@@ -110,14 +119,14 @@ export function startFrameLoop({ adapter, renderer, hud, budgetMs = SIMULATION_B
       hud.fail?.(error);
       throw error;
     }
-    stats.record(timestampMs, performance.now() - start, advanced - start);
+    const end = performance.now();
+    stats.record(timestampMs, end - start, advanced - start, drawn - advanced, end - drawn);
     lastTimestampMs = timestampMs;
   };
   handle = requestAnimationFrame(frame);
 
   return {
     stats,
-    budgetMs,
     failure: () => failure,
     stop() {
       running = false;

@@ -1,10 +1,18 @@
-// The HUD: turns the adapter's figures (adapters/README.md) into text, colours, a digest strip
-// and two live plots, and shows errors to the person rather than only logging them. It
-// formats; it never computes a figure the session keeps, nor judges one.
+// The HUD: turns the adapter's figures (web/README.md) into text, colours, a digest strip and
+// two live plots, lists the players and their scores as the game's plugin names them in the
+// drawn view, and shows errors to the person rather than only logging them. It formats; it
+// never computes a figure the session keeps, nor judges one. It names no game: the plugin
+// gives its words (labels) and where its players are (scoreboard).
 import { DigestStrip, LivePlot } from './plots.mjs';
-import { playerColourCss } from './palette.mjs';
 
 const $ = (id) => document.getElementById(id);
+
+// Writes an element's text only when it changed: an unchanged write still replaces the text
+// node, and the page is laid out again for it in the next frame.
+function setText(id, text) {
+  const element = $(id);
+  if (element.textContent !== text) element.textContent = text;
+}
 
 export const formatBytes = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${Math.round(n / 1e3)} KB` : `${Math.round(n)} B`);
 const formatRate = (n) => (n === null || n === undefined ? '–' : `${formatBytes(n)}/s`);
@@ -73,8 +81,15 @@ export function absenceLine(f) {
   return `${away}: ${parts.join(', ')}`;
 }
 
+// A player's colour when the plugin gives none: a hue per id.
+const defaultColour = (player) => `hsl(${(player * 137) % 360} 70% 60%)`;
+
 export class Hud {
   #strip = new DigestStrip($('digest-strip'));
+  #scoreboard = null;
+  #colour = defaultColour;
+  /** The players and scores last listed (the test hook reads them). */
+  lastPlayers = [];
   #lagPlot = new LivePlot($('plot-lag'), { colour: '#ffb703', floor: 2 });
   #stepPlot = new LivePlot($('plot-step'), { colour: '#4cc9f0', floor: 1 });
   #playersKey = '';
@@ -83,11 +98,27 @@ export class Hud {
   #alertCode = null;
   lastResumeText = 'no absence yet';
 
-  update(f, frame, nowMs) {
+  /**
+   * The game's plugin: its HUD words (labels.players, labels.help, labels.title), where its
+   * players and scores are in the drawn view (scoreboard: {list, player, score}) and its colours.
+   */
+  setGame(plugin) {
+    this.#scoreboard = plugin.scoreboard ?? null;
+    this.#colour = plugin.playerColourCss ?? defaultColour;
+    const { labels = {} } = plugin;
+    if (labels.players) $('players-title').textContent = labels.players;
+    if (labels.title) document.title = labels.title;
+    if (labels.stage) $('stage').setAttribute('aria-label', labels.stage);
+    const help = $('game-help');
+    help.replaceChildren(...(labels.help ?? []).map((text) => Object.assign(document.createElement('p'), { textContent: text })));
+    $('players').hidden = this.#scoreboard === null;
+  }
+
+  update(f, view, frame, nowMs) {
     // Text 10 times a second, plots 30 times: enough to read, cheap to draw.
     if (nowMs - this.#lastTextMs >= 100) {
       this.#lastTextMs = nowMs;
-      this.#text(f);
+      this.#text(f, view);
     }
     // The plots and the strip start with the first verified tick (or mismatch): before it they
     // have nothing to show, and their first drawing (canvas set-up included) would compete on the main
@@ -104,35 +135,48 @@ export class Hud {
     }
   }
 
-  #text(f) {
+  #text(f, view) {
     const badge = $('connection');
-    badge.dataset.state = f.connection.state;
-    badge.textContent = f.reconnectedAs == null ? f.connection.label : `${f.connection.label}, reconnected as player ${f.reconnectedAs}`;
-    $('mode').textContent = f.modeLabel;
-    $('tick').textContent = f.tick === null ? '–' : groupDigits(f.tick);
-    $('server-tick').textContent = f.serverTick == null ? '–' : groupDigits(f.serverTick);
-    $('lag').textContent = f.lagTicks == null ? '–' : String(f.lagTicks);
+    if (badge.dataset.state !== f.connection.state) badge.dataset.state = f.connection.state;
+    setText('connection', f.reconnectedAs == null ? f.connection.label : `${f.connection.label}, reconnected as player ${f.reconnectedAs}`);
+    setText('mode', f.modeLabel);
+    setText('tick', f.tick === null ? '–' : groupDigits(f.tick));
+    setText('server-tick', f.serverTick == null ? '–' : groupDigits(f.serverTick));
+    setText('lag', f.lagTicks == null ? '–' : String(f.lagTicks));
     this.lastResumeText = absenceLine(f);
-    $('resume').textContent = this.lastResumeText;
-    $('rtt').textContent = formatMs(f.rttMs);
-    $('bw-in').textContent = formatRate(f.bytesInPerSec);
-    $('bw-out').textContent = formatRate(f.bytesOutPerSec);
-    $('dropped').textContent = formatMs(f.droppedMs);
-    $('verify-summary').textContent = verificationSummary(f.verification);
+    setText('resume', this.lastResumeText);
+    setText('rtt', formatMs(f.rttMs));
+    setText('bw-in', formatRate(f.bytesInPerSec));
+    setText('bw-out', formatRate(f.bytesOutPerSec));
+    setText('dropped', formatMs(f.droppedMs));
+    setText('verify-summary', verificationSummary(f.verification));
     this.#prediction(f.prediction);
-    this.#players(f.players, f.me);
+    this.#players(this.#playersOf(view), f.me);
     this.#alert(f.error);
   }
 
   // A predicting session's figures (docs/prediction.md); hidden in lockstep and offline.
   #prediction(p) {
-    $('prediction').hidden = !p;
+    if ($('prediction').hidden !== !p) $('prediction').hidden = !p;
     if (!p) return;
-    $('predict-depth').textContent = p.active ? `+${p.depthTicks} ticks` : '–';
-    $('predict-rollbacks').textContent = `${p.rollbacksPerSec}/s`;
-    $('predict-resim').textContent = `${p.resimTicksLast} / p99 ${p.resimTicksP99}` +
-      (p.resimMsP99 === null ? '' : ` (${p.resimMsP99.toFixed(1)} ms)`);
-    $('predict-alarms').textContent = String(p.monitorAlarms);
+    setText('predict-depth', p.active ? `+${p.depthTicks} ticks` : '–');
+    setText('predict-rollbacks', `${p.rollbacksPerSec}/s`);
+    setText('predict-resim', `${p.resimTicksLast} / p99 ${p.resimTicksP99}` +
+      (p.resimMsP99 === null ? '' : ` (${p.resimMsP99.toFixed(1)} ms)`));
+    setText('predict-alarms', String(p.monitorAlarms));
+  }
+
+  // [{player, score}] from the drawn view's columns the plugin names; [] before a world.
+  #playersOf(view) {
+    const board = this.#scoreboard;
+    const list = board && view?.current?.lists[board.list];
+    if (!list) return [];
+    const ids = list.columns[board.player];
+    const scores = list.columns[board.score];
+    const out = [];
+    for (let i = 0; i < list.count; ++i) out.push({ player: ids[i], score: scores?.[i] ?? 0 });
+    this.lastPlayers = out;
+    return out;
   }
 
   #players(players, me) {
@@ -145,7 +189,7 @@ export class Hud {
       if (p.player === me) li.className = 'mine';
       const swatch = document.createElement('span');
       swatch.className = 'swatch';
-      swatch.style.background = playerColourCss(p.player);
+      swatch.style.background = this.#colour(p.player);
       const name = document.createElement('span');
       name.textContent = p.player === me ? `player ${p.player} (you)` : `player ${p.player}`;
       const score = document.createElement('span');
@@ -189,13 +233,24 @@ export class Hud {
   clearStrip() { this.#strip.clear(); }
 }
 
-function verificationSummary(v) {
+export function verificationSummary(v) {
   if (v === null) return 'nothing to verify: this world runs only in this tab';
   const parts = [`${plural(v.verifiedTicks, 'tick')} verified`];
   if (v.mismatches.length > 0) {
     const last = v.mismatches[v.mismatches.length - 1];
     parts.push(`${plural(v.mismatches.length, 'mismatch', 'mismatches')}, last at tick ${last.tick}` +
-      (last.section ? ` (${last.section})` : '') + (last.healed ? ', healed' : ''));
+      (last.section ? ` (${last.section})` : '') + mismatchField(last) + (last.healed ? ', healed' : ''));
   }
   return parts.join(' · ');
+}
+
+/**
+ * The first field of a mismatch, once the session knows it (the healing baseline's diff):
+ * ": players[1].pos.x server 6553600, this tab 6553601" (and how many more differ).
+ */
+export function mismatchField(m) {
+  const first = m.fields?.[0];
+  if (!first) return '';
+  const more = m.fieldsDiffering > 1 ? ` (+${groupDigits(m.fieldsDiffering - 1)} more)` : '';
+  return `: ${first.path} server ${first.room ?? '-'}, this tab ${first.thisBuild ?? '-'}${more}`;
 }

@@ -1,12 +1,14 @@
-// The page's entry: loads the module, picks the adapter, and connects the parts (renderer,
-// HUD, steering, lifecycle feeder, frame loop, buttons). Wiring only: each part's job is in
-// its own file, and every simulation decision is the adapter's (the session's, in C++).
-// Its static imports are what the first verified tick needs, and no more (index.html preloads
-// them all at once). The view (three.js, the flat fallback, the terrain, steering) is imported
-// once the first tick verified, so the socket and that tick never wait for the 2.2 MB that
-// only drawing needs, nor for its parsing. The socket is opened before the rest of the graph has even
-// loaded (early.mjs), and the .wasm was already compiling (index.html's inline script).
-import createTandem from 'tandem';
+// The page's entry, the shell: picks the adapter, loads the game's plugin (games/<game>/plugin.mjs,
+// the game of the package served at pkg/, which is the server's) and connects the parts (the
+// plugin's view, the HUD, the lifecycle feeder, the frame loop, the buttons). Wiring only: each
+// part's job is in its own file, every simulation decision is the adapter's (the session's, in
+// C++), and it names no game. Its static imports are what the first verified tick needs, and no
+// more (index.html preloads them all at once). The plugin's view (its renderer and input) is
+// loaded once the first tick verified, so the socket and that tick never wait for what only
+// drawing needs, nor for its parsing. The session worker, with its socket, was started by
+// index.html's first script, and the .wasm was already compiling there. The module itself is
+// loaded on this thread only for what runs here (?offline, ?scenario, ?session=main, the
+// offline fall-back, "Check against native"): the server session in its worker never waits for it.
 import { chooseAdapter } from './adapters/index.mjs';
 import { DeferredRenderer } from './deferred-renderer.mjs';
 import { early, options } from './early.mjs';
@@ -24,24 +26,22 @@ async function boot() {
   const hook = installTestHook(options);
   const hud = new Hud();
   try {
-    const tandem = await loadTandem();
-    performance.mark('tandem:module-ready');
-    const adapter = await chooseAdapter(tandem, options, early);
+    loadPlugin();   // its fetch overlaps the adapter's start
+    const adapter = await chooseAdapter(loadTandem, loadPlugin, options, early);
     const renderer = new DeferredRenderer();
     const lifecycle = feedLifecycle(adapter);
     wireActions(adapter, options);
     const loop = startFrameLoop({ adapter, renderer, hud });
-    hook.attach({ tandem, adapter, renderer, hud, lifecycle, loop });
-    // The view's modules once the first tick verified (at once for a world that verifies
-    // nothing, at most a second later for a slow server): nothing but drawing waits for them,
-    // their parsing would hold up the session's start on the main thread, and a page whose
-    // three.js does not load runs in the flat view.
+    hook.attach({ adapter, renderer, hud, lifecycle, loop });
+    const plugin = await loadPlugin();
+    hud.setGame(plugin);
+    // The plugin's view once the first tick verified (at once for a world that verifies
+    // nothing, at most a second later for a slow server): nothing but drawing waits for it.
+    // It gets the module where this thread has loaded it (null for the session in its worker):
+    // the person's input goes to the adapter as the plugin reads it, and becomes the game's
+    // command where the module runs (the plugin's command()).
     await firstVerified(adapter, VIEW_WAIT_MS);
-    const view = await loadView();
-    const arena = { arenaSize: adapter.arenaSize ?? 1024, relief: view.reliefFunction(tandem, options.seed) };
-    const drawn = makeRenderer($('arena'), view, arena, hud);
-    view.listenForSteering(drawn.canvas, (x, y) => drawn.arenaPointAt(x, y), (point) => adapter.steer(point));
-    renderer.attach(drawn);
+    renderer.attach(await plugin.loadView({ container: $('stage'), tandem: loadedTandem, options, hud, send: (input) => adapter.sendInput(input) }));
     performance.mark('tandem:renderer-ready');
   } catch (error) {
     if (!early?.attached) early?.stop(1000, 'page failed');
@@ -51,12 +51,27 @@ async function boot() {
   }
 }
 
-// The module with the .wasm index.html's inline script compiled meanwhile; where that did not
-// work (no compileStreaming, or a host serving .wasm with another type), the module fetches
-// and compiles it itself.
-async function loadTandem() {
-  const compiled = await window.tandemWasm;
-  return createTandem(compiled ? { wasmModule: compiled } : {});
+// The module on this thread, loaded once when first asked for, with the .wasm index.html's
+// inline script compiled; where that did not work (no compileStreaming, or a host serving .wasm
+// with another type), the module fetches and compiles it itself.
+let tandemLoading = null;
+let loadedTandem = null;
+function loadTandem() {
+  tandemLoading ??= (async () => {
+    const [{ default: createTandem }, compiled] = await Promise.all([import('tandem'), window.tandemWasm]);
+    loadedTandem = await createTandem(compiled ? { wasmModule: compiled } : {});
+    performance.mark('tandem:module-ready');
+    return loadedTandem;
+  })();
+  return tandemLoading;
+}
+
+// The game's plugin, loaded once when first asked for: the package names its game (pkg/game.mjs,
+// a line), so the plugin does not wait for the module.
+let pluginLoading = null;
+function loadPlugin() {
+  pluginLoading ??= import('./pkg/game.mjs').then(({ gameName }) => import(`./games/${gameName}/plugin.mjs`));
+  return pluginLoading;
 }
 
 // The longest the view waits for the first verified tick: a page whose server is slow should
@@ -76,32 +91,6 @@ function firstVerified(adapter, ms) {
     };
     look();
   });
-}
-
-// The view's parts: the flat renderer, the terrain and steering always (small), the 3D view
-// when three.js loads (its failure is not the page's).
-async function loadView() {
-  const [arena, flat, terrain, steer] = await Promise.all([
-    import('./renderer.mjs').catch((error) => ({ loadError: error })),
-    import('./flat-renderer.mjs'), import('./terrain.mjs'), import('./steer-input.mjs'),
-  ]);
-  return { ...arena, ...flat, ...terrain, ...steer };
-}
-
-// The 3D view where three.js loaded and WebGL works; otherwise the flat view, and the person
-// is told why.
-function makeRenderer(container, { ArenaRenderer, FlatRenderer, loadError }, arena, hud) {
-  if (loadError) {
-    hud.notice(`The 3D view did not load (${loadError.message}): showing the flat view.`);
-    return new FlatRenderer(container, arena);
-  }
-  try {
-    return new ArenaRenderer(container, arena);
-  } catch (error) {
-    container.replaceChildren();
-    hud.notice(`No WebGL here (${error.message}): showing the flat view.`);
-    return new FlatRenderer(container, arena);
-  }
 }
 
 // The buttons run what the adapter offers; one it does not offer stays visible, disabled,

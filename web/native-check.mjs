@@ -1,17 +1,16 @@
-// "Check against native": runs a listed scenario in this tab's wasm from tick 0 and compares its
-// digest at every tick with the native build's stream, served by `tandem serve`
-// (/native/stream) or, with no server, shipped beside the page (native/NAME.txt, the native
-// run the golden files record). The digests are the C++'s on both sides; this file fetches,
-// calls step() and digest() in slices (the page keeps drawing) and lines the two lists up.
+// "Check against native": runs one of the game's scenarios in this tab's wasm from tick 0 and
+// compares its digest at every tick with the native build's stream, served by `tandem serve`
+// (/native/stream) or, with no server, shipped beside the game's plugin
+// (games/<game>/native/NAME.txt, the native run its golden files record). The digests are the
+// C++'s on both sides; this file fetches, calls step() and digest() in slices (the page keeps
+// drawing) and lines the two lists up.
 
-// The length of the shipped streams and of tests/games/arena/golden: 2000 steps, 2001 digests.
+// The length of the shipped streams and of the golden files: 2000 steps, 2001 digests.
 export const CHECK_TICKS = 2000;
-// The scenarios whose native streams are shipped in native/ (the module's listed scenarios).
-export const SHIPPED_SCENARIOS = Object.freeze(['orbits', 'crowd', 'chaos', 'trig']);
 
 /**
  * A stream's text ('#' comments, "simulation_version V", "TICK DIGEST" lines and `tandem run`'s
- * summary line, the layout of tests/games/arena/golden) as {version, points: [{tick, digest}]}.
+ * summary line, the layout of tests/games/<game>/golden) as {version, points: [{tick, digest}]}.
  */
 export function parseStream(text) {
   let version = null;
@@ -31,9 +30,13 @@ export function parseStream(text) {
   return { version, points };
 }
 
-/** Where the native stream comes from: the server that served the page, or the shipped file. */
-export function nativeSource(options, { server }) {
-  const scenario = options.check ?? options.scenario ?? 'orbits';
+/**
+ * Where the native stream comes from: the server that served the page, or the file shipped
+ * with the game's plugin. The scenario: ?check, else ?scenario, else the plugin's (its first
+ * listed one without a choice).
+ */
+export function nativeSource(tandem, plugin, options, { server }) {
+  const scenario = options.check ?? options.scenario ?? plugin.checkScenario ?? tandem.scenarios()[0].name;
   if (server) {
     const http = new URL(options.serverUrl);
     http.protocol = http.protocol === 'wss:' ? 'https:' : 'http:';
@@ -41,7 +44,8 @@ export function nativeSource(options, { server }) {
     http.search = `?scenario=${encodeURIComponent(scenario)}&ticks=${CHECK_TICKS}`;
     return { scenario, url: http.href, label: 'the server\'s native build' };
   }
-  return { scenario, url: new URL(`./native/${encodeURIComponent(scenario)}.txt`, document.baseURI).href, label: 'the native stream shipped with the page' };
+  const file = new URL(`./games/${encodeURIComponent(tandem.game.name)}/native/${encodeURIComponent(scenario)}.txt`, document.baseURI);
+  return { scenario, url: file.href, label: 'the native stream shipped with the page' };
 }
 
 async function fetchStream(url) {

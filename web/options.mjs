@@ -1,10 +1,11 @@
 // The page's options from its URL (?watch, ?offline, ?lockstep, ?debug, ?scenario=NAME, ...),
 // parsed once.
 // It only reads what the person asked for; which mode actually runs is chosen in adapters/.
+// A game's own URL knobs (the offline room's config) are its plugin's to name (urlKnobs, read
+// from `search`); the game's validation refuses a knob out of range, naming it.
 
-// Knobs of the local world (offline sandbox) that a URL may set, with the ranges the page
-// accepts; the world's own validation refuses anything else with a message naming the field.
-const LOCAL_DEFAULTS = Object.freeze({ seed: 1, pellets: 1024 });
+// The offline room's seed (it also seeds the bots' paths).
+const DEFAULT_SEED = 1;
 
 /**
  * @param {string} search location.search
@@ -22,9 +23,9 @@ export function parseOptions(search, location) {
   return Object.freeze({
     watch: flag('watch'),
     offline: flag('offline'),
-    // A player sees the predicted world unless ?lockstep asks for the confirmed one only.
+    // A player sees the predicted state unless ?lockstep asks for the confirmed one only.
     lockstep: flag('lockstep'),
-    // ?predict-window=N (1-64): the most ticks the predicted world runs ahead (default 12); a
+    // ?predict-window=N (1-64): the most ticks the predicted state runs ahead (default 12); a
     // smaller window re-simulates less per rollback and hides less of the round trip.
     predictWindow: ((n) => (n !== null && n >= 1 && n <= 64 ? n : null))(integer('predict-window', null)),
     debug: flag('debug'),
@@ -33,10 +34,14 @@ export function parseOptions(search, location) {
     sessionThread: q.get('session') === 'main' ? 'main' : 'worker',
     // A named scenario played in the page (watch only): its script drives every input.
     scenario: q.get('scenario') || null,
-    // The scenario "Check against native" runs (default: ?scenario's, else orbits).
+    // The scenario "Check against native" runs (default: ?scenario's, else the plugin's choice).
     check: q.get('check') || null,
-    seed: integer('seed', LOCAL_DEFAULTS.seed),
-    pellets: integer('pellets', LOCAL_DEFAULTS.pellets),
+    seed: integer('seed', DEFAULT_SEED),
+    // ?ticket=TEXT: a join ticket from the room's lobby (what `tandem ticket` prints), for a
+    // server that requires one (`tandem serve --ticket-key`); the session sends it in its hello.
+    ticket: q.get('ticket') || null,
+    // The query as given, for the game's plugin (its own knobs: games/<game>/plugin.mjs).
+    search: q.toString(),
     // The server's WebSocket: the page's own host unless ?server= names another.
     serverUrl: q.get('server') || `${wsScheme}//${location.host}/ws`,
   });

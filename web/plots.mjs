@@ -4,9 +4,25 @@
 
 const dpr = () => Math.min(window.devicePixelRatio || 1, 2);
 
+// Each canvas's size on the page, kept by a ResizeObserver: reading clientWidth in a frame
+// whose HUD text just changed would make the browser lay the page out inside the frame callback.
+const cssSizes = new WeakMap();
+const resized = typeof ResizeObserver === 'function'
+  ? new ResizeObserver((entries) => {
+    for (const e of entries) cssSizes.set(e.target, { w: e.contentRect.width, h: e.contentRect.height });
+  })
+  : null;
+
 function fitCanvas(canvas) {
-  const w = Math.max(1, Math.round(canvas.clientWidth * dpr()));
-  const h = Math.max(1, Math.round(canvas.clientHeight * dpr()));
+  let css = cssSizes.get(canvas);
+  if (css === undefined) {
+    css = { w: canvas.clientWidth, h: canvas.clientHeight };   // once; the observer keeps it after
+    cssSizes.set(canvas, css);
+    resized?.observe(canvas);
+    if (resized === null) cssSizes.delete(canvas);
+  }
+  const w = Math.max(1, Math.round(css.w * dpr()));
+  const h = Math.max(1, Math.round(css.h * dpr()));
   if (canvas.width !== w || canvas.height !== h) {
     canvas.width = w;
     canvas.height = h;

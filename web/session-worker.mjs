@@ -1,29 +1,56 @@
 // The dedicated module worker that hosts the server session: the WebSocket (transport.mjs),
 // the module's ClientSession (C++ in wasm) with its predicted client, the timestep and the
-// resume decisions, through the same SessionAdapter the page used on its main thread. The main
-// thread only draws, reads input and shows the HUD (adapters/worker-session.mjs is its side).
+// resume decisions, through the same SessionAdapter the page uses on its main thread with
+// ?session=main. The main thread only draws, reads input and shows the HUD
+// (adapters/worker-session.mjs is its side). It names no game: the package served at pkg/ is
+// the server's game, and that game's plugin manifest says what to draw.
 // A hidden tab's workers are not throttled like its frames, so this session goes on receiving,
 // stepping, verifying and acking while the tab is away; on return there is nothing to catch up.
 //
 // It decides nothing itself: every decision is the session's. It calls advance() on its own
-// clock (a timer at the tick rate, and each time the page asks for a frame), forwards the
-// page's steers and lifecycle, and keeps the facts of the latest absence for the HUD.
+// clock (a timer at a display's frame rate, and each time the page asks for a frame), forwards the
+// page's inputs and lifecycle, and keeps the facts of the latest absence for the HUD.
+//
+// The package is a static import: its files load beside this worker's own, and the socket opens
+// as soon as they ran. Every module of this worker's graph is imported here directly, the
+// package's own included, so all of them are fetched at once instead of level by level (a
+// worker has no modulepreload; tests/e2e/web-units checks the list against the graph). Import
+// maps do not reach workers: the package by its path beside the page (index.html's import map
+// names the same file for the main thread).
+import createTandem from './pkg/tandem.mjs';
+import { gameName } from './pkg/game.mjs';
+import './pkg/tandem-wasm.mjs';
+import './pkg/net.mjs';
+import './pkg/checks.mjs';
 import { SessionAdapter } from './adapters/session.mjs';
-import { frameBudgetMs, SIMULATION_BUDGET_MS } from './frame-loop.mjs';
+import './adapters/driver.mjs';
+import { parseOptions } from './options.mjs';
 import { Transport } from './transport.mjs';
 
-const TICK_MS = 1000 / 60;
-// The worker's own advance runs when the page has not asked for a frame for this long (a
-// hidden tab draws none, a busy main thread few): the session keeps the tick rate regardless.
-const OWN_ADVANCE_AFTER_MS = TICK_MS / 2;
+// The worker's own clock: 60 times a second, a display's frame rate, whatever the game's tick
+// rate (an advance applies whatever is due). Its own advance runs when the page has not asked
+// for a frame for this long (a hidden tab draws none, a busy main thread few): the session
+// keeps the tick rate regardless.
+const OWN_MS = 1000 / 60;
+const OWN_ADVANCE_AFTER_MS = OWN_MS / 2;
 // While the page is drawing (it asked for a frame this recently), each advance of the worker's
 // own is posted to it as well: a main thread busy between its frames (software WebGL: 50 ms)
 // then draws a view made just before it was free, not the one it asked for a frame earlier.
 const DRAWING_MS = 250;
 
+// What to draw and how the person's input becomes the game's command: the game's plugin manifest
+// (data and pure functions; its view loads on the main thread). The package names its game, so
+// the manifest loads while the .wasm is handed over and instantiated, not after.
+const pluginLoading = import(`./games/${gameName}/plugin.mjs`);
+
+// When each step of the start-up happened (this worker's clock; posted on the page's): page-figures
+// reads them to say what the first verified tick waited for.
+const startup = { scriptMs: performance.now(), startMs: null, wasmMs: null, instantiatedMs: null };
+
 let options = null;
 let transport = null;
 let adapter = null;
+let tandem = null;
 let mainTimeOrigin = performance.timeOrigin;
 let lastAdvanceMs = null;
 let advanceCalls = 0;
@@ -31,6 +58,12 @@ let advanceWorkMs = 0;
 let firstVerifiedAtMs = null;
 let lastFramePostMs = null;
 let lastFrameAskedMs = -Infinity;
+// The worker's own clock as it ran: its longest wait between two timer callbacks, and how many
+// waits were over STALL_MS, since the start and during the latest absence (a machine that
+// starves the worker shows here, beside the session's resumes).
+const STALL_MS = 250;
+let lastTimerMs = null;
+const timer = { longestWaitMs: 0, stalls: 0 };
 let stopped = false;
 // The page's lifecycle as the main thread last reported it, and the latest absence's facts.
 let away = { hidden: false, frozen: false, unloaded: false };
@@ -49,7 +82,7 @@ self.onmessage = (event) => {
       case 'wasm': load(m.module).catch(fail); break;
       case 'frame': frame(m); break;
       case 'probe': probe(m); break;
-      case 'steer': adapter?.steer(m.point); break;
+      case 'input': input(m.input); break;
       case 'lifecycle': lifecycle(fromMain(m.atMs), m.away); break;
       case 'action': action(m); break;
       case 'stop': stop(m); break;
@@ -60,8 +93,10 @@ self.onmessage = (event) => {
   }
 };
 
+// The page's URL (its query, protocol and host): the options are parsed here as on the page.
 function start(m) {
-  options = m.options;
+  startup.startMs = performance.now();
+  options = parseOptions(m.search, m.page);
   mainTimeOrigin = m.timeOrigin;
   // The socket first: its handshake overlaps the module's loading (what arrives meanwhile
   // waits, bounded, in the transport and reaches the session in order).
@@ -70,17 +105,16 @@ function start(m) {
 }
 
 async function load(compiled) {
-  // Import maps do not reach workers: the package by its path beside the page (index.html's
-  // import map names the same file for the main thread).
-  const { default: createTandem } = await import('./pkg/tandem.mjs');
-  const tandem = await createTandem(compiled ? { wasmModule: compiled } : {});
+  startup.wasmMs = performance.now();
+  tandem = await createTandem(compiled ? { wasmModule: compiled } : {});
+  startup.instantiatedMs = performance.now();
+  const plugin = await pluginLoading;
   if (stopped) return;
-  if (typeof tandem.ClientSession !== 'function') throw new Error('this build of the module has no client session');
-  adapter = new SessionAdapter(tandem, options, transport);
+  adapter = new SessionAdapter(tandem, options, plugin, transport);
   lastAdvanceMs = performance.now();
-  post({ t: 'ready', mode: adapter.mode, modeLabel: adapter.modeLabel, predicts: tandem.ClientSession.predicts !== false });
+  post({ t: 'ready', mode: adapter.mode, modeLabel: adapter.modeLabel, game: tandem.game.name });
   // The session's own clock, which does not stop with the page's frames.
-  setInterval(ownAdvance, TICK_MS);
+  setInterval(ownAdvance, OWN_MS);
 }
 
 function advance(nowMs, budgetMs) {
@@ -98,13 +132,36 @@ function advance(nowMs, budgetMs) {
 function ownAdvance() {
   if (adapter === null || stopped) return;
   const nowMs = performance.now();
+  if (lastTimerMs !== null && !suspended) noteTimerWait(nowMs - lastTimerMs);
+  lastTimerMs = nowMs;
   const gap = nowMs - lastAdvanceMs;
   if (gap < OWN_ADVANCE_AFTER_MS) return;
-  const figures = advance(nowMs, frameBudgetMs(SIMULATION_BUDGET_MS, gap));
+  const figures = advance(nowMs, tandem.workerBudgetMs(gap));
   // Hidden, the page asks for nothing, but it keeps the newest view: its first frame when shown
   // again then draws the world as it is, instead of the one from before it was hidden (in
   // Chromium the next frame can come a few hundred ms after that first one).
-  if (nowMs - lastFrameAskedMs <= DRAWING_MS || (away.hidden && !suspended)) postFrame(figures, false);
+  // A page that asked within the last display frame draws at the display's rate and asks again
+  // soon: a view of its own would only be one more message to decode on its main thread.
+  const sinceAskedMs = nowMs - lastFrameAskedMs;
+  if ((sinceAskedMs > OWN_MS && sinceAskedMs <= DRAWING_MS) || (away.hidden && !suspended)) postFrame(figures, false);
+}
+
+function noteTimerWait(waitMs) {
+  for (const t of absence?.ongoing ? [timer, absence.timer] : [timer]) {
+    t.longestWaitMs = Math.max(t.longestWaitMs, waitMs);
+    if (waitMs > STALL_MS) t.stalls += 1;
+  }
+}
+
+// The person's input (the plugin's, from the page). While the page draws, the session advances at
+// once and the view that shows the input (the predicted world re-simulated with it) is posted:
+// waiting for the next frame request or tick would add up to a frame to every click's way to the
+// screen.
+function input(value) {
+  if (adapter === null) return;
+  adapter.sendInput(value);
+  const nowMs = performance.now();
+  if (nowMs - lastFrameAskedMs <= DRAWING_MS && !(away.hidden || suspended)) postFrame(advance(nowMs, tandem.workerBudgetMs(nowMs - lastAdvanceMs)), false);
 }
 
 // The page asks for what to draw: advance to now, then the render view and the figures.
@@ -115,24 +172,43 @@ function frame(m) {
   }
   const nowMs = performance.now();
   lastFrameAskedMs = nowMs;
-  postFrame(advance(nowMs, m.budgetMs), true);
+  postFrame(advance(nowMs, tandem.workerBudgetMs(nowMs - lastAdvanceMs)), true);
 }
 
-// The render view and the figures to the page. The pellet arrays are copied out of wasm memory
-// and their buffers transferred (not copied again). `asked`: the answer to a frame request.
+// The render view and the figures to the page. The columns are copied out of wasm memory and
+// their buffers transferred (not copied again). `asked`: the answer to a frame request.
 function postFrame(figures, asked) {
   const viewStart = performance.now();
   const v = adapter.renderView();
-  const current = v.pellets.current.slice();
-  const previous = v.pellets.previous === null ? null : v.pellets.previous.slice();
-  const view = { ...v, pellets: { current, previous } };
+  const transfer = [];
+  const view = { ...v, current: copyColumns(v.current, transfer), previous: copyColumns(v.previous, transfer) };
   figures.absence = absence;
   // The last frame's cost of rendering the view, copying it out and posting it, for page-figures.
-  figures.worker = { advanceCalls, advanceWorkMs, firstVerifiedAtMs: toMain(firstVerifiedAtMs), suspended, lastFramePostMs };
-  const transfer = [current.buffer];
-  if (previous !== null) transfer.push(previous.buffer);
+  figures.worker = { advanceCalls, advanceWorkMs, firstVerifiedAtMs: toMain(firstVerifiedAtMs), suspended, lastFramePostMs, startup: startupOnMain(), timer };
   post({ t: 'frame', asked, view, figures, sentAtMs: toMain(performance.now()) }, transfer);
   lastFramePostMs = performance.now() - viewStart;
+}
+
+// A state's columns (views into wasm memory, valid until the next call into the module) as
+// fresh arrays whose buffers go to `transfer`.
+function copyColumns(columns, transfer) {
+  if (columns === null) return null;
+  const lists = {};
+  for (const [name, { count, columns: cols }] of Object.entries(columns.lists)) {
+    const copied = {};
+    for (const [field, array] of Object.entries(cols)) {
+      copied[field] = array.slice();
+      transfer.push(copied[field].buffer);
+    }
+    lists[name] = { count, columns: copied };
+  }
+  return { lists, scalars: columns.scalars };
+}
+
+// The start-up's steps on the page's clock, with the socket's first open and first message.
+function startupOnMain() {
+  const steps = { ...startup, socketOpenMs: transport?.firstOpenAtMs ?? null, firstMessageMs: transport?.firstMessageAtMs ?? null };
+  return Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, toMain(v)]));
 }
 
 // The figures as they are now, without advancing (the tests read a hidden page's session:
@@ -141,7 +217,7 @@ function probe(m) {
   const figures = adapter === null ? null : adapter.figures();
   if (figures !== null) {
     figures.absence = absence;
-    figures.worker = { advanceCalls, advanceWorkMs, firstVerifiedAtMs: toMain(firstVerifiedAtMs), suspended };
+    figures.worker = { advanceCalls, advanceWorkMs, firstVerifiedAtMs: toMain(firstVerifiedAtMs), suspended, startup: startupOnMain(), timer };
   }
   post({ t: 'result', id: m.id, value: figures });
 }
@@ -163,6 +239,7 @@ function lifecycle(atMs, next) {
       resumesAtStart: f.session.catchUps + f.session.resyncs, resumesDuring: 0,
       opensAtStart: f.connection.opens ?? 0, reconnected: false,
       baselinesAtResume: null, resyncedSince: false, verifiedAfterMs: null, resumedAtMs: null,
+      timer: { longestWaitMs: 0, stalls: 0 }, reopenedAfterMs: null,
     };
   }
   if (stopsWorker && !suspended) {
@@ -171,6 +248,7 @@ function lifecycle(atMs, next) {
     if (absence !== null) absence.kind = away.frozen ? 'frozen' : 'suspended';
   } else if (!stopsWorker && suspended) {
     suspended = false;
+    lastTimerMs = null;   // the freeze is not a wait of the worker's clock
     adapter.onResume(atMs);
     if (absence !== null) {
       absence.resumedAtMs = toMain(atMs);
@@ -197,7 +275,11 @@ function observe(f, nowMs) {
     a.verifiedWhileAway = f.verification.verifiedTicks - a.verifiedAtStart;
     a.resumesDuring = f.session.catchUps + f.session.resyncs - a.resumesAtStart;
   }
-  if ((f.connection.opens ?? 0) > a.opensAtStart) a.reconnected = true;
+  if ((f.connection.opens ?? 0) > a.opensAtStart && !a.reconnected) {
+    a.reconnected = true;
+    // When the new socket opened, after the resume (page-figures: the reconnection's share of a resume).
+    if (a.resumedAtMs !== null && transport?.lastOpenAtMs != null) a.reopenedAfterMs = toMain(transport.lastOpenAtMs) - a.resumedAtMs;
+  }
   if (a.baselinesAtResume !== null && f.session.baselines > a.baselinesAtResume) a.resyncedSince = true;
   if (a.resumedAtMs !== null && a.verifiedAfterMs === null && a.kind !== 'hidden' && !suspended) {
     const r = f.lastResume;

@@ -28,15 +28,30 @@ export function installTestHook(options) {
     frames() { return hook.parts?.loop.stats.summary() ?? null; },
     /** Recent gaps between frame callbacks, in ms (newest last). */
     frameGaps() { return hook.parts ? [...hook.parts.loop.stats.gaps] : []; },
-    /** The simulation's share of a frame, in ms (what adapter.advance is given). */
-    get budgetMs() { return hook.parts?.loop.budgetMs ?? null; },
+    /** The simulation's share of a frame at 60 frames a second, in ms (the adapter's rule; 0: its worker decides). */
+    get budgetMs() { return hook.parts?.adapter.frameBudgetMs(1000 / 60) ?? null; },
     resetFrames() { hook.parts?.loop.stats.reset(); },
-    /** The adapter's render view without its arrays: tick, alpha, me, wells, pellet count. */
+    /**
+     * The adapter's render view as plain data: tick, alpha, me, whether predicted, each list's
+     * element count (`counts`) and its elements as objects of the columns drawn (`lists`, e.g.
+     * lists.things[0]['pos.x']; lists of more than 64 elements are left out: count only), the
+     * scalars drawn, and the events' kinds.
+     */
     view() {
       const v = hook.parts?.adapter.renderView();
       if (!v) return null;
-      return { tick: v.tick, alpha: v.alpha, me: v.me, arenaSize: v.arenaSize, wells: v.wells, pellets: v.pellets.current.length / 2, events: v.events.length };
+      const counts = {};
+      const lists = {};
+      for (const [name, { count, columns }] of Object.entries(v.current?.lists ?? {})) {
+        counts[name] = count;
+        if (count > 64) continue;
+        lists[name] = Array.from({ length: count }, (_, i) => Object.fromEntries(Object.entries(columns).map(([k, a]) => [k, a[i]])));
+      }
+      return { tick: v.tick, alpha: v.alpha, me: v.me, predicted: v.predicted, hasWorld: v.hasWorld ?? v.current !== null,
+        counts, lists, scalars: v.current?.scalars ?? {}, events: v.events.map((e) => e.kind) };
     },
+    /** The players and scores the HUD lists (from the view, as the game's plugin names them). */
+    players() { return hook.parts?.hud.lastPlayers ?? []; },
     /** What the renderer drew last frame. */
     drawn() { return hook.parts?.renderer.stats() ?? null; },
     lifecycleLog() { return hook.parts ? [...hook.parts.lifecycle.log] : []; },

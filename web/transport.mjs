@@ -38,6 +38,10 @@ export class Transport {
   #replaying = null;
   /** performance.now() when start() was first called: no event is older. */
   startedAtMs = null;
+  /** performance.now() when a socket first opened, and when its first message arrived (start-up figures); when one last opened. */
+  firstOpenAtMs = null;
+  firstMessageAtMs = null;
+  lastOpenAtMs = null;
 
   /**
    * @param {string} url ws:// or wss:// URL
@@ -120,12 +124,17 @@ export class Transport {
     }
     socket.binaryType = 'arraybuffer';
     socket.onopen = () => {
+      this.lastOpenAtMs = performance.now();
+      this.firstOpenAtMs ??= this.lastOpenAtMs;
       this.#attempt = 0;
       this.#emit('onState', { state: 'open', attempt: 0 });
       this.#emit('onOpen', performance.now());
     };
     socket.onmessage = (event) => {
-      if (event.data instanceof ArrayBuffer) this.#emit('onMessage', new Uint8Array(event.data), performance.now());
+      if (!(event.data instanceof ArrayBuffer)) return;
+      const nowMs = performance.now();
+      this.firstMessageAtMs ??= nowMs;
+      this.#emit('onMessage', new Uint8Array(event.data), nowMs);
     };
     socket.onclose = (event) => {
       this.#detach(socket);

@@ -1,16 +1,17 @@
-// The `tandem` command line: parsing, help and dispatch to the commands of the game asked for
-// (--game; commands.hpp writes each command once over the seam, games.cpp lists the games).
+// The command line of a list of games (tandem/cli/command_line.hpp): parsing, help and dispatch
+// to the commands of the game asked for (--game; game_commands.hpp writes each command once over
+// the seam; the `tandem` command's list is src/cli/games.cpp, a game's own command is generated
+// by tandem_add_game).
 // Output is the contract the cross-build check diffs, so it must depend on nothing but the
 // simulation: no timings, no locale, no host-dependent formatting. What the command line
 // accepts is listed once, in the tables below; every message and help text is built from them.
-#include "cli/cli.hpp"
+#include "tandem/cli/command_line.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <ostream>
 
-#include "cli/games.hpp"
 #include "tandem/core/bytes.hpp"
 #include "tandem/core/digest.hpp"
 
@@ -124,6 +125,10 @@ constexpr CommandSpec command_specs[] = {
      "  Runs the room and the page's server until a signal stops it (native g++ builds only).\n"
      "  Its options: tandem serve --help.\n",
      true},
+    {"ticket", CommandKind::ticket, {}, {}, "mint a join ticket for a room that requires them (tandem ticket --help)",
+     "  Signs one join ticket with the key a server was given (tandem serve --ticket-key FILE), as\n"
+     "  a lobby would, and prints it (native g++ builds only). Its options: tandem ticket --help.\n",
+     true},
     {"replay", CommandKind::replay, {}, replay_flags, "re-run a recorded match and check every digest",
      "  Reads a replay (what 'tandem serve --record FILE' writes, or a page's exported\n"
      "  replay) of any game this command ships (its header names the game's fingerprint;\n"
@@ -171,9 +176,9 @@ std::string command_names() {
 // What a flag's value must be, for messages: "accepted: a, b" or a phrase. Scenario names
 // depend on the game, which the command line may name after --scenario: the default's here,
 // the chosen game's when the name is checked (resolve_game).
-std::string expects(Flag flag) {
-    if (flag == Flag::scenario) return "accepted: " + games().front().scenario_names();
-    if (flag == Flag::game) return "accepted: " + game_names();
+std::string expects(const Catalog& catalog, Flag flag) {
+    if (flag == Flag::scenario) return "accepted: " + catalog.find("")->scenario_names();
+    if (flag == Flag::game) return "accepted: " + catalog.names();
     if (flag == Flag::format) return "accepted: " + joined(format_names, ", ", [](const FormatName& f) { return f.name; });
     return std::string(spec_of(flag).expects);
 }
@@ -194,6 +199,18 @@ bool is_help_word(std::string_view a) {
         if (a == h) return true;
     }
     return false;
+}
+
+// The help's sentences name the `tandem` command ('tandem snapshot', 'tandem serve --help'); a
+// game's own command says its own name instead.
+std::string in_program(const Catalog& catalog, std::string_view text) {
+    std::string out(text);
+    if (catalog.program == "tandem") return out;
+    const std::string from = "tandem ", to = std::string(catalog.program) + " ";
+    for (size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size())) {
+        out.replace(at, from.size(), to);
+    }
+    return out;
 }
 
 const CommandSpec* find_command(std::string_view word) {
@@ -226,11 +243,11 @@ std::optional<std::string> check_count(std::string_view flag, std::string_view t
 }
 
 // Stores one flag's value in the command, or says why it cannot.
-std::optional<std::string> apply_flag(Flag flag, std::string_view value, Command& cmd) {
+std::optional<std::string> apply_flag(const Catalog& catalog, Flag flag, std::string_view value, Command& cmd) {
     const std::string_view name = spec_of(flag).name;
     switch (flag) {
     case Flag::game:
-        if (find_game(value) == nullptr) return "unknown game '" + std::string(value) + "' (" + expects(flag) + ")";
+        if (catalog.find(value) == nullptr) return "unknown game '" + std::string(value) + "' (" + expects(catalog, flag) + ")";
         cmd.game = std::string(value);
         return std::nullopt;
     case Flag::scenario: cmd.scenario = std::string(value); return std::nullopt;
@@ -244,7 +261,7 @@ std::optional<std::string> apply_flag(Flag flag, std::string_view value, Command
                 return std::nullopt;
             }
         }
-        return "unknown format '" + std::string(value) + "' (" + expects(flag) + ")";
+        return "unknown format '" + std::string(value) + "' (" + expects(catalog, flag) + ")";
     case Flag::from: cmd.from_path = std::string(value); return std::nullopt;
     case Flag::out: cmd.out_path = std::string(value); return std::nullopt;
     case Flag::dump_at: {
@@ -259,17 +276,20 @@ std::optional<std::string> apply_flag(Flag flag, std::string_view value, Command
     return std::nullopt;
 }
 
-Command help_on(std::string_view topic) {
+Command help_on(const Catalog& catalog, std::string_view topic) {
     Command cmd;
+    cmd.program = std::string(catalog.program);
     cmd.kind = CommandKind::help;
     cmd.topic = std::string(topic);
     return cmd;
 }
 
 // Reads "--flag value" and "--flag=value" for one command, against its row of the table.
-Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<const std::string_view> rest) {
+Result<Command, UsageError> parse_command(const Catalog& catalog, const CommandSpec& spec,
+                                          std::span<const std::string_view> rest) {
     Command cmd;
     cmd.kind = spec.kind;
+    cmd.program = std::string(catalog.program);
     if (spec.own_parser) {
         cmd.serve_args.assign(rest.begin(), rest.end());
         return cmd;
@@ -277,7 +297,7 @@ Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<con
     std::vector<Flag> seen;
     for (size_t i = 0; i < rest.size();) {
         std::string_view arg = rest[i++];
-        if (is_help_word(arg) && arg != "help") return help_on(spec.name);
+        if (is_help_word(arg) && arg != "help") return help_on(catalog, spec.name);
         std::optional<std::string_view> inline_value;
         if (const size_t eq = arg.find('='); arg.starts_with("--") && eq != std::string_view::npos) {
             inline_value = arg.substr(eq + 1);
@@ -297,7 +317,7 @@ Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<con
         }
         if (!spec_of(use->flag).takes_value) {
             if (inline_value) return usage(std::string(arg) + " takes no value (got '" + std::string(*inline_value) + "')");
-            if (auto problem = apply_flag(use->flag, {}, cmd)) return usage(*problem);
+            if (auto problem = apply_flag(catalog, use->flag, {}, cmd)) return usage(*problem);
             seen.push_back(use->flag);
             continue;
         }
@@ -307,8 +327,8 @@ Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<con
         } else if (i < rest.size() && !rest[i].starts_with("--")) {
             value = rest[i++];
         }
-        if (value.empty()) return usage("missing value for " + std::string(arg) + " (" + expects(use->flag) + ")");
-        if (auto problem = apply_flag(use->flag, value, cmd)) return usage(*problem);
+        if (value.empty()) return usage("missing value for " + std::string(arg) + " (" + expects(catalog, use->flag) + ")");
+        if (auto problem = apply_flag(catalog, use->flag, value, cmd)) return usage(*problem);
         seen.push_back(use->flag);
     }
     if (!spec.operand.empty() && cmd.operand.empty()) {
@@ -319,19 +339,19 @@ Result<Command, UsageError> parse_command(const CommandSpec& spec, std::span<con
         if (!u.required || std::find(seen.begin(), seen.end(), u.flag) != seen.end()) continue;
         const FlagSpec& f = spec_of(u.flag);
         return usage(std::string(spec.name) + " needs " + std::string(f.name) + " " + value_hint(u.flag) + " (" +
-                     expects(u.flag) + ")");
+                     expects(catalog, u.flag) + ")");
     }
     const auto given = [&](Flag f) { return std::find(seen.begin(), seen.end(), f) != seen.end(); };
     // A scenario resolves in its game, which may come after it on the line.
     if (given(Flag::scenario)) {
-        const GameEntry& game = *find_game(cmd.game);
+        const GameEntry& game = *catalog.find(cmd.game);
         if (auto problem = game.scenario_problem(cmd.scenario)) return usage(*problem);
     }
     if (spec.kind == CommandKind::run) {
         if (given(Flag::world) && given(Flag::scenario)) return usage("run takes --scenario NAME or --world FILE, not both");
         if (given(Flag::world) && given(Flag::from)) return usage("run --world FILE starts at tick 0: --from is not accepted with it");
         if (!given(Flag::world) && !given(Flag::scenario)) {
-            return usage("run needs --scenario NAME (" + expects(Flag::scenario) + ") or --world FILE");
+            return usage("run needs --scenario NAME (" + expects(catalog, Flag::scenario) + ") or --world FILE");
         }
         cmd.ticks_given = given(Flag::ticks);
         cmd.every_given = given(Flag::every);
@@ -347,18 +367,18 @@ std::optional<WorldFile> load_world_file(const Command& cmd, std::ostream& err) 
     std::ifstream in(cmd.world_path, std::ios::binary);
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     if (!in.is_open() || in.bad()) {
-        err << "tandem: cannot read world file '" << cmd.world_path << "'\n";
+        err << cmd.program << ": cannot read world file '" << cmd.world_path << "'\n";
         return std::nullopt;
     }
     auto parsed = parse_world_file(text);
     if (!parsed) {
-        err << "tandem: world file '" << cmd.world_path << "' refused: " << parsed.message() << '\n';
+        err << cmd.program << ": world file '" << cmd.world_path << "' refused: " << parsed.message() << '\n';
         return std::nullopt;
     }
     return std::move(parsed).value();
 }
 
-int command_run(const Command& given, std::ostream& out, std::ostream& err) {
+int command_run(const Catalog& catalog, const Command& given, std::ostream& out, std::ostream& err) {
     Command cmd = given;
     std::optional<WorldFile> file;
     if (!cmd.world_path.empty()) {
@@ -366,13 +386,13 @@ int command_run(const Command& given, std::ostream& out, std::ostream& err) {
         if (!file) return exit_data;
         if (!file->game.empty()) {
             if (!cmd.game.empty() && cmd.game != file->game) {
-                err << "tandem: world file '" << cmd.world_path << "' is a world of " << file->game << ", not of "
+                err << cmd.program << ": world file '" << cmd.world_path << "' is a world of " << file->game << ", not of "
                     << cmd.game << "\n";
                 return exit_data;
             }
-            if (find_game(file->game) == nullptr) {
-                err << "tandem: world file '" << cmd.world_path << "' refused: unknown game '" << file->game
-                    << "' (accepted: " << game_names() << ")\n";
+            if (catalog.find(file->game) == nullptr) {
+                err << cmd.program << ": world file '" << cmd.world_path << "' refused: unknown game '" << file->game
+                    << "' (accepted: " << catalog.names() << ")\n";
                 return exit_data;
             }
             cmd.game = file->game;
@@ -381,22 +401,22 @@ int command_run(const Command& given, std::ostream& out, std::ostream& err) {
         if (!cmd.ticks_given) cmd.ticks = file->ticks;
         if (!cmd.every_given) cmd.every = file->every;
     }
-    return find_game(cmd.game)->run(cmd, file, out, err);
+    return catalog.find(cmd.game)->run(cmd, file, out, err);
 }
 
 // `replay FILE`: the game is the one whose fingerprint the file's header names.
-int command_replay(const Command& cmd, std::ostream& out, std::ostream& err) {
-    const auto bytes = read_file(cmd.operand, "replay", err);
+int command_replay(const Catalog& catalog, const Command& cmd, std::ostream& out, std::ostream& err) {
+    const auto bytes = read_file(cmd.operand, "replay", cmd.program, err);
     if (!bytes) return exit_data;
-    const GameEntry* game = find_game(cmd.game);
+    const GameEntry* game = catalog.find(cmd.game);
     // "TNDR" | u16 format | u16 protocol | u64 fingerprint hash: the reader checks the rest.
     ByteReader header(*bytes);
     (void)header.take(8);
     const uint64_t print = header.u64();
     if (header.ok()) {
-        if (const GameEntry* named = game_with_fingerprint(print)) {
+        if (const GameEntry* named = catalog.with_fingerprint(print)) {
             if (!cmd.game.empty() && named != game) {
-                err << "tandem: replay '" << cmd.operand << "' is a match of " << named->name << ", not of " << game->name
+                err << cmd.program << ": replay '" << cmd.operand << "' is a match of " << named->name << ", not of " << game->name
                     << "\n";
                 return exit_data;
             }
@@ -408,14 +428,14 @@ int command_replay(const Command& cmd, std::ostream& out, std::ostream& err) {
 
 // `serve` has its own flags and help (src/server and the game's); it runs until a signal stops
 // it. --game NAME (or --game=NAME), wherever it stands, picks the game; the rest is the game's.
-int command_serve(const Command& cmd, std::ostream& out, std::ostream& err) {
+int command_serve(const Catalog& catalog, const Command& cmd, std::ostream& out, std::ostream& err) {
     std::string name;
     std::vector<std::string_view> args;
     for (size_t i = 0; i < cmd.serve_args.size(); ++i) {
         const std::string_view arg = cmd.serve_args[i];
         if (arg == "--game") {
             if (i + 1 >= cmd.serve_args.size()) {
-                err << "tandem serve: missing value for --game (accepted: " << game_names() << ")\n";
+                err << cmd.program << " serve: missing value for --game (accepted: " << catalog.names() << ")\n";
                 return exit_usage;
             }
             name = cmd.serve_args[++i];
@@ -425,19 +445,44 @@ int command_serve(const Command& cmd, std::ostream& out, std::ostream& err) {
             args.push_back(arg);
         }
     }
-    const GameEntry* game = find_game(name);
+    const GameEntry* game = catalog.find(name);
     if (game == nullptr) {
-        err << "tandem serve: unknown game '" << name << "' (accepted: " << game_names() << ")\n";
+        err << cmd.program << " serve: unknown game '" << name << "' (accepted: " << catalog.names() << ")\n";
         return exit_usage;
     }
     if (game->serve == nullptr) {
-        err << "tandem: this build has no server (it is built by the native g++ presets)\n";
+        err << cmd.program << ": this build has no server (it is built by the native g++ presets)\n";
         return exit_data;
     }
     return game->serve(args, out, err);
 }
 
 }  // namespace
+
+const GameEntry* Catalog::find(std::string_view name) const {
+    if (games.empty()) return nullptr;
+    if (name.empty()) return &games.front();
+    for (const GameEntry& g : games) {
+        if (g.name == name) return &g;
+    }
+    return nullptr;
+}
+
+const GameEntry* Catalog::with_fingerprint(uint64_t fingerprint_hash) const {
+    for (const GameEntry& g : games) {
+        if (g.fingerprint_hash() == fingerprint_hash) return &g;
+    }
+    return nullptr;
+}
+
+std::string Catalog::names() const {
+    std::string out;
+    for (const GameEntry& g : games) {
+        if (!out.empty()) out += ", ";
+        out += g.name;
+    }
+    return out;
+}
 
 std::string json_string(std::string_view text) {
     static constexpr char hex[] = "0123456789abcdef";
@@ -458,12 +503,13 @@ std::string json_string(std::string_view text) {
     return out + "\"";
 }
 
-std::optional<std::vector<uint8_t>> read_file(const std::string& path, std::string_view what, std::ostream& err) {
+std::optional<std::vector<uint8_t>> read_file(const std::string& path, std::string_view what, std::string_view program,
+                                              std::ostream& err) {
     std::ifstream in(path, std::ios::binary);
     std::optional<std::vector<uint8_t>> bytes;
     if (in) bytes.emplace(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (!in.is_open() || in.bad()) {
-        err << "tandem: cannot read " << what << " '" << path << "'\n";
+        err << program << ": cannot read " << what << " '" << path << "'\n";
         return std::nullopt;
     }
     return bytes;
@@ -528,9 +574,9 @@ Result<WorldFile, WorldFileError> parse_world_file(std::string_view text) {
     return f;
 }
 
-std::string help_text(std::string_view topic) {
+std::string help_text(const Catalog& catalog, std::string_view topic) {
     if (const CommandSpec* c = find_command(topic); c != nullptr && !topic.empty()) {
-        std::string text = "usage: tandem ";
+        std::string text = "usage: " + std::string(catalog.program) + " ";
         text += c->name;
         if (c->own_parser) text += " [OPTIONS]";
         if (!c->operand.empty()) {
@@ -547,19 +593,19 @@ std::string help_text(std::string_view topic) {
             if (!u.required) text += ']';
         }
         text += '\n';
-        text += c->details;
+        text += in_program(catalog, c->details);
         for (const FlagUse& u : c->flags) {
-            if (u.flag == Flag::game) text += "  games: " + game_names() + " (default " + std::string(games().front().name) + ")\n";
+            if (u.flag == Flag::game) text += "  games: " + catalog.names() + " (default " + std::string(catalog.find("")->name) + ")\n";
             if (u.flag != Flag::scenario) continue;
-            for (const GameEntry& g : games()) text += "  " + std::string(g.name) + " scenarios: " + g.scenario_names() + "\n";
+            for (const GameEntry& g : catalog.games) text += "  " + std::string(g.name) + " scenarios: " + g.scenario_names() + "\n";
         }
         return text;
     }
-    std::string text = "usage: tandem COMMAND [OPTIONS]\ncommands:\n";
+    std::string text = "usage: " + std::string(catalog.program) + " COMMAND [OPTIONS]\ncommands:\n";
     for (const CommandSpec& c : command_specs) {
         std::string name(c.name);
         name.resize(std::max<size_t>(name.size() + 1, 11), ' ');
-        text += "  " + name + std::string(c.summary) + "\n";
+        text += "  " + name + in_program(catalog, c.summary) + "\n";
     }
     text += "  help [COMMAND], COMMAND --help   this text, or one command's\n"
             "exit status: 0 success, 1 bad data (a snapshot or replay refused, a file unreadable, a\n"
@@ -567,44 +613,56 @@ std::string help_text(std::string_view topic) {
     return text;
 }
 
-Result<Command, UsageError> parse(std::span<const std::string_view> args) {
+Result<Command, UsageError> parse(const Catalog& catalog, std::span<const std::string_view> args) {
     if (args.empty()) return usage("missing command (accepted: " + command_names() + ", help)");
     const std::string_view head = args[0];
     const auto rest = args.subspan(1);
     if (is_help_word(head)) {
-        if (head != "help" || rest.empty()) return help_on("");
+        if (head != "help" || rest.empty()) return help_on(catalog, "");
         if (find_command(rest[0]) == nullptr) {
             return usage("no help for '" + std::string(rest[0]) + "' (accepted: " + command_names() + ")");
         }
-        return help_on(find_command(rest[0])->name);
+        return help_on(catalog, find_command(rest[0])->name);
     }
     const CommandSpec* spec = find_command(head);
     if (spec == nullptr) {
         return usage("unknown command '" + std::string(head) + "' (accepted: " + command_names() + ", help)");
     }
-    return parse_command(*spec, rest);
+    return parse_command(catalog, *spec, rest);
 }
 
-int run(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-    const auto parsed = parse(args);
+int run(const Catalog& catalog, std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
+    if (catalog.games.empty()) {
+        err << catalog.program << ": this command ships no game\n";
+        return exit_usage;
+    }
+    const auto parsed = parse(catalog, args);
     if (!parsed) {
-        err << "tandem: " << parsed.message() << "\n(try 'tandem --help')\n";
+        err << catalog.program << ": " << parsed.message() << "\n(try '" << catalog.program << " --help')\n";
         return exit_usage;
     }
     const Command& cmd = *parsed;
     switch (cmd.kind) {
-    case CommandKind::help: out << help_text(cmd.topic); return exit_ok;
-    case CommandKind::run: return command_run(cmd, out, err);
-    case CommandKind::dump: return find_game(cmd.game)->dump(cmd, out);
-    case CommandKind::snapshot: return find_game(cmd.game)->snapshot(cmd, out, err);
-    case CommandKind::scenarios: find_game(cmd.game)->list_scenarios(out); return exit_ok;
+    case CommandKind::help: out << help_text(catalog, cmd.topic); return exit_ok;
+    case CommandKind::run: return command_run(catalog, cmd, out, err);
+    case CommandKind::dump: return catalog.find(cmd.game)->dump(cmd, out);
+    case CommandKind::snapshot: return catalog.find(cmd.game)->snapshot(cmd, out, err);
+    case CommandKind::scenarios: catalog.find(cmd.game)->list_scenarios(out); return exit_ok;
     case CommandKind::games:
-        for (const GameEntry& g : games()) out << g.name << "  " << g.fingerprint() << "  " << g.description << '\n';
+        for (const GameEntry& g : catalog.games) out << g.name << "  " << g.fingerprint() << "  " << g.description << '\n';
         return exit_ok;
-    case CommandKind::serve: return command_serve(cmd, out, err);
-    case CommandKind::replay: return command_replay(cmd, out, err);
+    case CommandKind::serve: return command_serve(catalog, cmd, out, err);
+    case CommandKind::ticket: {
+        if (catalog.ticket == nullptr) {
+            err << cmd.program << ": this build has no server (it is built by the native g++ presets)\n";
+            return exit_data;
+        }
+        const std::vector<std::string_view> ticket_args(cmd.serve_args.begin(), cmd.serve_args.end());
+        return catalog.ticket(ticket_args, out, err);
+    }
+    case CommandKind::replay: return command_replay(catalog, cmd, out, err);
     case CommandKind::version: {
-        const GameEntry& g = *find_game(cmd.game);
+        const GameEntry& g = *catalog.find(cmd.game);
         out << "tandem " << TANDEM_VERSION << "\nfingerprint " << g.fingerprint() << "\nsimulation_version "
             << g.simulation_version << '\n';
         return exit_ok;

@@ -1,13 +1,14 @@
 // The games this `tandem` command ships: the one place in the command line that names them.
-// Adding a game is one line here (and its library in CMakeLists.txt).
-#include "cli/games.hpp"
-
+// Adding a game is one line here (and its library in CMakeLists.txt). A game outside this list
+// gets a command of its own, the same command line over itself alone (tandem_add_game).
 #include "arena/sim.hpp"
-#include "cli/commands.hpp"
+#include "cli/cli.hpp"
 #include "ships/sim.hpp"
+#include "tandem/cli/game_commands.hpp"
 #ifdef TANDEM_HAVE_SERVER
 #include "arena/serve.hpp"
 #include "ships/serve.hpp"
+#include "tandem/server/tickets.hpp"
 #endif
 
 namespace tandem::cli {
@@ -25,6 +26,10 @@ int serve_ships(std::span<const std::string_view> args, std::ostream& out, std::
     auto hooks = ships::serve_hooks();
     hooks.command = "tandem serve --game ships";
     return tandem::server::serve_main<ships::Sim>(args, hooks, out, err);
+}
+
+int ticket(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
+    return tandem::server::ticket_command(args, out, err);
 }
 
 GameEntry served(GameEntry entry, int (*serve)(std::span<const std::string_view>, std::ostream&, std::ostream&)) {
@@ -50,30 +55,13 @@ const std::vector<GameEntry>& registry() {
 }
 }  // namespace
 
-std::span<const GameEntry> games() { return registry(); }
-
-const GameEntry* find_game(std::string_view name) {
-    if (name.empty()) return &registry().front();
-    for (const GameEntry& g : registry()) {
-        if (g.name == name) return &g;
-    }
-    return nullptr;
-}
-
-const GameEntry* game_with_fingerprint(uint64_t fingerprint_hash) {
-    for (const GameEntry& g : registry()) {
-        if (g.fingerprint_hash() == fingerprint_hash) return &g;
-    }
-    return nullptr;
-}
-
-std::string game_names() {
-    std::string out;
-    for (const GameEntry& g : registry()) {
-        if (!out.empty()) out += ", ";
-        out += g.name;
-    }
-    return out;
+const Catalog& tandem_command() {
+#ifdef TANDEM_HAVE_SERVER
+    static const Catalog catalog{"tandem", registry(), &ticket};
+#else
+    static const Catalog catalog{"tandem", registry()};
+#endif
+    return catalog;
 }
 
 }  // namespace tandem::cli

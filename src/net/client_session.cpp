@@ -1,6 +1,7 @@
 // The client session's rules that do not depend on the game (tandem/net/client_session.hpp
 // holds ClientSession<G> itself): the names of the resume paths, the reconnect schedule, which
-// refusals are final, and the budget rule's arithmetic. Integers only; time is passed in.
+// refusals are final, the budget rule's arithmetic and the median of recent wall times. Integers
+// only; time is passed in.
 #include "tandem/net/client_session.hpp"
 
 #include <algorithm>
@@ -39,12 +40,20 @@ bool refusal_is_final(ErrorCode code) {
         case ErrorCode::malformed:
         case ErrorCode::unexpected:
         case ErrorCode::rate_limited:
-        case ErrorCode::resumed_elsewhere: return true;
+        case ErrorCode::resumed_elsewhere:
+        // A ticket is what it is: a new one must come from the lobby.
+        case ErrorCode::ticket_missing:
+        case ErrorCode::ticket_forged:
+        case ErrorCode::ticket_expired:
+        case ErrorCode::ticket_replayed:
+        case ErrorCode::ticket_invalid: return true;
         // Temporary: the room may have a seat or be back later.
         case ErrorCode::room_full:
         case ErrorCode::too_slow:
         case ErrorCode::shutting_down:
         case ErrorCode::idle:
+        // The address's share may free up when one of its own leaves.
+        case ErrorCode::address_limit:
         // The token is dropped; a new seat may be free.
         case ErrorCode::resume_unknown:
         case ErrorCode::resume_expired:
@@ -62,6 +71,18 @@ uint64_t steps_allowed(bool catching_up, int64_t budget_ns, int64_t step_cost_ns
     const int64_t limit = catching_up ? std::clamp(budget_ns, catch_up_slice_ns, catch_up_call_max_ns) : std::max<int64_t>(0, budget_ns);
     const uint64_t allowed = static_cast<uint64_t>(limit / step_cost_ns);
     return allowed == 0 ? 1 : allowed;   // progress on every call, however small the budget
+}
+
+void RecentMedian::add(int64_t sample) {
+    samples_[next_] = sample;
+    next_ = (next_ + 1) % window;
+    held_ = std::min(held_ + 1, window);
+    // The lower median of what is held: nth_element's value at that place is the same with any
+    // library (equal values are equal), whatever order it leaves the rest in.
+    std::array<int64_t, window> sorted = samples_;
+    const auto middle = sorted.begin() + (held_ - 1) / 2;
+    std::nth_element(sorted.begin(), middle, sorted.begin() + held_);
+    value_ = *middle;
 }
 
 }  // namespace detail

@@ -16,7 +16,6 @@ namespace {
 using Reader = ByteReader;
 using Writer = ByteWriter;
 
-constexpr uint32_t hello_header_bytes = 1 + 2 + 8 + 1 + 1;
 constexpr uint32_t input_header_bytes = 1 + 4 + 1;
 constexpr uint32_t ack_bytes = 1 + 1 + 8 + 8;
 constexpr uint32_t ping_bytes = 1 + 8;
@@ -26,10 +25,11 @@ constexpr uint32_t baseline_header_bytes = 1 + 8;
 constexpr uint32_t pong_bytes = 1 + 8 + 8 + 8;
 constexpr uint32_t sections_header_bytes = 1 + 8 + 1 + 1;
 constexpr uint32_t error_header_bytes = 1 + 1 + 2;
-static_assert(desync_header_bytes + 8 * max_sections == max_client_message_bytes,
+static_assert(desync_header_bytes + 8 * max_sections == max_desync_bytes);
+static_assert(max_hello_bytes <= max_client_message_bytes && max_desync_bytes <= max_client_message_bytes,
               "the server's read limit is the largest client message");
 static_assert(input_header_bytes + max_command_bytes <= max_client_message_bytes);
-static_assert(hello_header_bytes + max_game_name_bytes + resume_token_bytes <= max_client_message_bytes);
+static_assert(max_ticket_bytes <= UINT16_MAX);
 
 void write_type(Writer& w, MessageType type) { w.u8(static_cast<uint8_t>(type)); }
 
@@ -62,6 +62,33 @@ std::optional<ProtocolError> read_token(Reader& r, std::optional<ResumeToken>& o
 
 void write_token(Writer& w, const std::optional<ResumeToken>& token) {
     if (token) w.bytes(std::span<const uint8_t>(token->data(), token->size()));
+}
+
+// The longest prefix of `text` of at most `most` bytes that ends on a UTF-8 boundary.
+std::string_view cut_utf8(std::string_view text, size_t most);
+
+// u8 t | t bytes: a hello's resume token, t = 0 (none) or resume_token_bytes.
+std::optional<ProtocolError> read_prefixed_token(Reader& r, std::optional<ResumeToken>& out) {
+    const uint8_t t = r.u8();
+    if (!r.ok()) return ProtocolError::truncated;
+    if (t == 0) return std::nullopt;
+    if (t != resume_token_bytes) return ProtocolError::bad_token_length;
+    const std::span<const uint8_t> b = r.take(resume_token_bytes);
+    if (!r.ok()) return ProtocolError::truncated;
+    ResumeToken token{};
+    std::copy(b.begin(), b.end(), token.begin());
+    out = token;
+    return std::nullopt;
+}
+
+void write_ticket_fields(Writer& w, const Ticket& t) {
+    w.u8(ticket_format);
+    w.u64(t.expires_unix_s);
+    w.bytes(std::span<const uint8_t>(t.nonce.data(), t.nonce.size()));
+    w.u8(static_cast<uint8_t>(t.role));
+    w.u32(t.role == Role::watch ? 0 : t.player);
+    write_name(w, std::string_view(t.room).substr(0, max_room_name_bytes));
+    write_name(w, cut_utf8(t.name, max_ticket_name_bytes));
 }
 
 // At most max_sections, so whatever the caller passes, the message decodes.
@@ -142,7 +169,53 @@ std::string wire_text(std::string_view text) {
 }
 
 bool known_error_code(uint8_t code) {
-    return code >= static_cast<uint8_t>(ErrorCode::version_mismatch) && code <= static_cast<uint8_t>(ErrorCode::resumed_elsewhere);
+    return code >= static_cast<uint8_t>(ErrorCode::version_mismatch) && code < error_code_end;
+}
+
+std::string_view cut_utf8(std::string_view text, size_t most) {
+    size_t end = 0;
+    for (size_t i = 0; i < text.size();) {
+        const size_t n = utf8_sequence_length(text, i);
+        if (n == 0 || i + n > most) break;
+        i += n;
+        end = i;
+    }
+    return text.substr(0, end);
+}
+
+
+// A ticket's bytes, exactly (the caller has cut them out by their length).
+Result<Ticket, ProtocolError> decode_ticket_bytes(std::span<const uint8_t> bytes) {
+    if (bytes.size() < min_ticket_bytes) return ProtocolError::truncated;
+    if (bytes.size() > max_ticket_bytes) return ProtocolError::payload_too_long;
+    Reader r(bytes);
+    if (r.u8() != ticket_format) return ProtocolError::unknown_ticket_format;
+    Ticket t;
+    t.expires_unix_s = r.u64();
+    const std::span<const uint8_t> nonce = r.take(ticket_nonce_bytes);
+    std::copy(nonce.begin(), nonce.end(), t.nonce.begin());
+    const uint8_t role = r.u8();
+    if (role > static_cast<uint8_t>(Role::watch)) return ProtocolError::bad_role;
+    t.role = static_cast<Role>(role);
+    t.player = r.u32();
+    if (t.role == Role::watch && t.player != 0) return ProtocolError::nonzero_padding;
+    const uint8_t room = r.u8();
+    const std::span<const uint8_t> room_bytes = r.take(room);
+    if (!r.ok()) return ProtocolError::truncated;
+    t.room.assign(room_bytes.begin(), room_bytes.end());
+    if (!valid_room_name(t.room)) return ProtocolError::bad_room_name;
+    const uint8_t name = r.u8();
+    if (!r.ok()) return ProtocolError::truncated;
+    if (name > max_ticket_name_bytes) return ProtocolError::text_too_long;
+    const std::span<const uint8_t> name_bytes = r.take(name);
+    if (!r.ok()) return ProtocolError::truncated;
+    t.name.assign(name_bytes.begin(), name_bytes.end());
+    if (!valid_utf8(t.name)) return ProtocolError::bad_text;
+    if (r.remaining() < ticket_mac_bytes) return ProtocolError::truncated;
+    if (r.remaining() > ticket_mac_bytes) return ProtocolError::trailing_bytes;
+    const std::span<const uint8_t> mac = r.take(ticket_mac_bytes);
+    std::copy(mac.begin(), mac.end(), t.mac.begin());
+    return t;
 }
 
 Result<ClientMessage, ProtocolError> decode_hello(std::span<const uint8_t> bytes) {
@@ -155,7 +228,17 @@ Result<ClientMessage, ProtocolError> decode_hello(std::span<const uint8_t> bytes
     if (role > static_cast<uint8_t>(Role::watch)) return ProtocolError::bad_role;
     m.role = static_cast<Role>(role);
     if (auto e = read_name(r, m.game)) return *e;
-    if (auto e = read_token(r, m.resume)) return *e;
+    if (auto e = read_prefixed_token(r, m.resume)) return *e;
+    const uint16_t k = r.u16();
+    if (!r.ok()) return ProtocolError::truncated;
+    if (k > max_ticket_bytes) return ProtocolError::payload_too_long;
+    if (r.remaining() < k) return ProtocolError::truncated;
+    if (r.remaining() > k) return ProtocolError::trailing_bytes;
+    if (k > 0) {
+        auto ticket = decode_ticket_bytes(r.take(k));
+        if (!ticket.ok()) return ticket.error();
+        m.ticket = std::move(ticket).value();
+    }
     return ClientMessage{std::move(m)};
 }
 
@@ -321,6 +404,12 @@ std::string_view error_name(ErrorCode code) {
     case ErrorCode::resume_expired: return "resume_expired";
     case ErrorCode::resume_used: return "resume_used";
     case ErrorCode::resumed_elsewhere: return "resumed_elsewhere";
+    case ErrorCode::ticket_missing: return "ticket_missing";
+    case ErrorCode::ticket_forged: return "ticket_forged";
+    case ErrorCode::ticket_expired: return "ticket_expired";
+    case ErrorCode::ticket_replayed: return "ticket_replayed";
+    case ErrorCode::ticket_invalid: return "ticket_invalid";
+    case ErrorCode::address_limit: return "address_limit";
     }
     return "unknown";
 }
@@ -341,6 +430,12 @@ std::string_view describe(ErrorCode code) {
     case ErrorCode::resume_expired: return "the resume token's seat was given up when its grace period ended";
     case ErrorCode::resume_used: return "the resume token was already used (each token is good for one resume)";
     case ErrorCode::resumed_elsewhere: return "another connection took this seat back with its resume token";
+    case ErrorCode::ticket_missing: return "this room admits only a hello carrying a ticket from its lobby, and this one carried none";
+    case ErrorCode::ticket_forged: return "the ticket's signature is not one made with this room's key";
+    case ErrorCode::ticket_expired: return "the ticket's expiry has passed";
+    case ErrorCode::ticket_replayed: return "the ticket was used already (a player's ticket admits once; a watcher's one connection at a time)";
+    case ErrorCode::ticket_invalid: return "the ticket is not for this hello: another room, another role, a seat not free or not of this room, or a lifetime longer than the server accepts";
+    case ErrorCode::address_limit: return "the client's address already holds its share of this room's seats or watcher places";
     }
     return "an unknown error code";
 }
@@ -365,6 +460,9 @@ std::string_view error_name(ProtocolError error) {
     case ProtocolError::bad_game_name: return "bad_game_name";
     case ProtocolError::too_many_sections: return "too_many_sections";
     case ProtocolError::payload_too_long: return "payload_too_long";
+    case ProtocolError::bad_token_length: return "bad_token_length";
+    case ProtocolError::unknown_ticket_format: return "unknown_ticket_format";
+    case ProtocolError::bad_room_name: return "bad_room_name";
     }
     return "unknown";
 }
@@ -388,7 +486,10 @@ std::string_view describe(ProtocolError error) {
     case ProtocolError::bad_text: return "an error message's text must be valid UTF-8";
     case ProtocolError::bad_game_name: return "a game's name is 1 to 32 bytes of [a-z0-9_-]";
     case ProtocolError::too_many_sections: return "a message carries at most max_sections section digests";
-    case ProtocolError::payload_too_long: return "a command or a config is longer than its bound (max_command_bytes, max_config_bytes)";
+    case ProtocolError::payload_too_long: return "a command, a config or a ticket is longer than its bound (max_command_bytes, max_config_bytes, max_ticket_bytes)";
+    case ProtocolError::bad_token_length: return "a hello's resume token is 0 or 16 bytes long";
+    case ProtocolError::unknown_ticket_format: return "a ticket's format byte is none this build knows";
+    case ProtocolError::bad_room_name: return "a room's name is 1 to 64 bytes of [A-Za-z0-9_-]";
     }
     return "an unknown protocol error";
 }
@@ -403,6 +504,8 @@ std::string_view error_name(CloseReason reason) {
     case CloseReason::shutting_down: return "shutting_down";
     case CloseReason::resume_refused: return "resume_refused";
     case CloseReason::resumed_elsewhere: return "resumed_elsewhere";
+    case CloseReason::ticket_refused: return "ticket_refused";
+    case CloseReason::address_limit: return "address_limit";
     }
     return "unknown";
 }
@@ -417,6 +520,8 @@ std::string_view describe(CloseReason reason) {
     case CloseReason::shutting_down: return "the server is stopping";
     case CloseReason::resume_refused: return "the hello's resume token is unknown, expired or already used";
     case CloseReason::resumed_elsewhere: return "another connection took this seat back with its resume token";
+    case CloseReason::ticket_refused: return "the hello's ticket is missing, forged, expired, replayed or not for this room";
+    case CloseReason::address_limit: return "the client's address holds its share of the room's seats or watcher places";
     }
     return "an unknown close reason";
 }
@@ -431,6 +536,8 @@ uint16_t websocket_close_code(CloseReason reason) {
     case CloseReason::shutting_down: return 1001;
     case CloseReason::resume_refused: return 1008;  // policy violation
     case CloseReason::resumed_elsewhere: return 1001;
+    case CloseReason::ticket_refused: return 1008;
+    case CloseReason::address_limit: return 1008;
     }
     return 1011;  // internal error: a reason this build does not know
 }
@@ -454,7 +561,37 @@ void encode(std::vector<uint8_t>& out, const Hello& m) {
     w.u64(m.fingerprint);
     w.u8(static_cast<uint8_t>(m.role));
     write_name(w, std::string_view(m.game).substr(0, max_game_name_bytes));
+    w.u8(m.resume ? static_cast<uint8_t>(resume_token_bytes) : 0);
     write_token(w, m.resume);
+    if (!m.ticket) {
+        w.u16(0);
+        return;
+    }
+    std::vector<uint8_t> ticket;
+    encode_ticket(ticket, *m.ticket);
+    w.u16(static_cast<uint16_t>(ticket.size()));
+    w.bytes(ticket);
+}
+
+std::vector<uint8_t> ticket_signed_bytes(const Ticket& t) {
+    std::vector<uint8_t> out;
+    Writer w(out);
+    write_ticket_fields(w, t);
+    return out;
+}
+
+void encode_ticket(std::vector<uint8_t>& out, const Ticket& t) {
+    Writer w(out);
+    write_ticket_fields(w, t);
+    w.bytes(std::span<const uint8_t>(t.mac.data(), t.mac.size()));
+}
+
+bool valid_room_name(std::string_view name) {
+    if (name.empty() || name.size() > max_room_name_bytes) return false;
+    for (const char c : name) {
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) return false;
+    }
+    return true;
 }
 
 void encode(std::vector<uint8_t>& out, const InputMsg& m) {
@@ -553,6 +690,8 @@ void encode(std::vector<uint8_t>& out, const ServerMessage& m) {
 }
 
 // ---- Decoding ----------------------------------------------------------------------------
+
+Result<Ticket, ProtocolError> decode_ticket(std::span<const uint8_t> bytes) { return decode_ticket_bytes(bytes); }
 
 Result<ClientMessage, ProtocolError> decode_client(std::span<const uint8_t> bytes) {
     if (bytes.empty()) return ProtocolError::empty;

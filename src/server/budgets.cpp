@@ -11,6 +11,15 @@ AddressKey address_key_v4(uint32_t host_order) {
     return key;
 }
 
+AddressKey address_key_v6(const std::array<uint8_t, 16>& bytes) {
+    AddressKey key = bytes;
+    bool v4_mapped = key[10] == 0xFF && key[11] == 0xFF;
+    for (int i = 0; i < 10; ++i) v4_mapped = v4_mapped && key[i] == 0;
+    if (v4_mapped) return key;  // an IPv4 peer on a dual-stack socket: its own address
+    for (int i = 8; i < 16; ++i) key[i] = 0;
+    return key;
+}
+
 AdmissionDecision AddressBook::admit(const AddressKey& address) {
     Entry& e = entries_[address];
     std::string_view reason;

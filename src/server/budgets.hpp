@@ -9,12 +9,16 @@
 #include <map>
 #include <string_view>
 
+#include "tandem/server/room_port.hpp"  // AddressKey
+
 namespace tandem::server {
 
-// A peer's IP address as 16 bytes: IPv6 as it is, IPv4 as its v4-mapped IPv6 form
-// (::ffff:a.b.c.d), so a v4 peer reaching a dual-stack socket is the same key either way.
-using AddressKey = std::array<uint8_t, 16>;
+// A peer's IP address as the key every per-address budget counts (AddressKey): IPv4 as its
+// v4-mapped IPv6 form (::ffff:a.b.c.d), so a v4 peer reaching a dual-stack socket is the same
+// key either way; IPv6 cut to its /64, since a subscriber is handed a whole /64 and could
+// otherwise open each connection from an address of its own.
 AddressKey address_key_v4(uint32_t host_order);
+AddressKey address_key_v6(const std::array<uint8_t, 16>& bytes);
 
 struct AddressLimits {
     uint32_t connections = 64;  // open sockets of one address, HTTP and WebSocket alike

@@ -52,6 +52,10 @@ struct ServerMetrics::Impl {
 
     MirroredCounter frames_sent, bytes_sent, frames_received, bytes_received, accepted, reads_held;
     MirroredCounter frames_built, baselines, pauses, rate_limited, desyncs;
+    MirroredCounter resumes, resumes_refused, seats_expired, seats_refused, watchers_refused;
+    prometheus::Family<prometheus::Counter>* room_refusals = nullptr;
+    std::map<std::string, MirroredCounter, std::less<>> room_refusals_by_code;
+    prometheus::Gauge* held_seats = nullptr;
     prometheus::Gauge* connections = nullptr;
     prometheus::Gauge* players = nullptr;
     prometheus::Gauge* watchers = nullptr;
@@ -136,6 +140,23 @@ struct ServerMetrics::Impl {
         rate_limited.counter =
             counter("tandem_room_inputs_rate_limited_total", "Client inputs dropped by the room's rate limit.");
         desyncs.counter = counter("tandem_room_desync_reports_total", "Desync reports received from clients.");
+        resumes.counter = counter("tandem_room_resumes_total", "Hellos that took a kept seat back with its resume token.");
+        resumes_refused.counter = counter("tandem_room_resumes_refused_total",
+                                          "Hellos whose resume token was unknown, expired or used.");
+        seats_expired.counter = counter("tandem_room_seats_expired_total",
+                                        "Kept seats whose resume grace ended (the room authored the leave).");
+        auto& by_place = prometheus::BuildCounter()
+                             .Name("tandem_room_address_limit_refusals_total")
+                             .Help("Hellos refused because their address held its share of seats or watcher places.")
+                             .Register(registry);
+        seats_refused.counter = &by_place.Add({{"place", "seat"}});
+        watchers_refused.counter = &by_place.Add({{"place", "watcher"}});
+        room_refusals = &prometheus::BuildCounter()
+                             .Name("tandem_room_refusals_total")
+                             .Help("Refusals the room sent (an error message, then a close), by error code; the codes are "
+                                   "a fixed set.")
+                             .Register(registry);
+        held_seats = gauge("tandem_room_held_seats", "Seats kept for a dropped player's resume token.");
         connections = gauge("tandem_ws_connections", "Open WebSocket connections.");
         players = gauge("tandem_room_players", "Connected players.");
         watchers = gauge("tandem_room_watchers", "Connected watchers.");
@@ -171,8 +192,17 @@ void ServerMetrics::tick_ran(int64_t lateness_ns, bool late, int64_t room_ns, in
 void ServerMetrics::ticks_dropped(uint64_t count) { impl_->dropped_ticks->Increment(static_cast<double>(count)); }
 void ServerMetrics::clock_rolled_back() { impl_->clock_rollbacks->Increment(); }
 
+std::string close_code_label(uint16_t code) {
+    // A peer chooses its close code (any of 3000-4999 is legal): labelled one by one, those
+    // would be series a stranger creates at will. The codes the RFC registers are few.
+    if (code >= 3000 && code <= 3999) return "3000-3999";
+    if (code >= 4000 && code <= 4999) return "4000-4999";
+    if (code >= 1000 && code <= 1015) return std::to_string(code);
+    return "other";
+}
+
 void ServerMetrics::connection_closed(uint16_t code, std::string_view reason) {
-    impl_->closed->Add({{"code", std::to_string(code)}, {"reason", std::string(reason)}}).Increment();
+    impl_->closed->Add({{"code", close_code_label(code)}, {"reason", std::string(reason)}}).Increment();
 }
 
 void ServerMetrics::handshake_refused(std::string_view reason) {
@@ -218,6 +248,19 @@ std::string ServerMetrics::render(const TransportFigures& t, const RoomFigures& 
     m.pauses.sync(room.flow_control_pauses);
     m.rate_limited.sync(room.inputs_rate_limited);
     m.desyncs.sync(room.desync_reports);
+    m.resumes.sync(room.resumes);
+    m.resumes_refused.sync(room.resumes_refused);
+    m.seats_expired.sync(room.seats_expired);
+    m.seats_refused.sync(room.seats_refused_per_address);
+    m.watchers_refused.sync(room.watchers_refused_per_address);
+    m.held_seats->Set(room.held_seats);
+    for (const auto& [code, count] : room.refusals) {
+        auto found = m.room_refusals_by_code.find(code);
+        if (found == m.room_refusals_by_code.end()) {
+            found = m.room_refusals_by_code.emplace(code, MirroredCounter{&m.room_refusals->Add({{"code", code}}), 0}).first;
+        }
+        found->second.sync(count);
+    }
     m.connections->Set(t.connections_open);
     m.players->Set(room.players);
     m.watchers->Set(room.watchers);

@@ -66,6 +66,11 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+// The label a WebSocket close code is counted under: a registered code (1000-1015) as itself,
+// the ranges a peer may choose from (3000-3999, 4000-4999) as one label each, anything else
+// "other", so no client can add series to /metrics.
+std::string close_code_label(uint16_t code);
+
 // This process's resident set in bytes, from /proc (0 where that cannot be read).
 uint64_t resident_memory_bytes();
 

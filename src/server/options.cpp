@@ -1,8 +1,10 @@
 // Parsing of `tandem serve` flags and its --help. Every refusal names the flag, what it got
 // and what it accepts; nothing here opens a socket or a file, so the tests see every branch.
 #include "tandem/server/options.hpp"
+#include "tandem/store/checkpoint_store.hpp"
 
 #include "tandem/server/serve.hpp"  // TransportLimits: --help states its defaults
+#include "tandem/server/tickets.hpp"  // the ticket's bounds, for --help
 
 #include <arpa/inet.h>  // inet_pton: the one IP-literal parser the socket layer will agree with
 
@@ -12,6 +14,9 @@
 
 
 namespace tandem::server {
+
+std::string default_pkg_dir(std::string_view game) { return "build/wasm/packages/" + std::string(game); }
+
 
 namespace {
 
@@ -115,7 +120,7 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
     if (flags.scenario) known.push_back("--scenario");
     for (const FlagSpec& f : flags.game) known.push_back(f.flag);
     for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--per-address-limit", "--resume-grace", "--record",
-                          "--allow-origin", "--help"}) {
+                          "--store", "--room", "--ticket-key", "--allow-origin", "--help"}) {
         known.emplace_back(f);
     }
     std::string accepted;
@@ -187,9 +192,21 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
             const auto v = count(0, largest_resume_grace_seconds);
             if (!v) return usage(std::string(v.message()));
             o.resume_grace_seconds = *v;
+        } else if (flag == "--ticket-key") {
+            if (value.empty()) return usage("--ticket-key expects a file holding the key tickets are signed with" + got);
+            o.ticket_key_path = std::string(value);
         } else if (flag == "--record") {
             if (value.empty()) return usage("--record expects a file path" + got);
             o.record_path = std::string(value);
+        } else if (flag == "--store") {
+            if (!store::valid_store_address(value)) {
+                return usage("--store expects dir:PATH (or a path starting with / or .), redis://HOST:PORT or unix:PATH, "
+                             "optionally followed by #PREFIX" + got);
+            }
+            o.store_address = std::string(value);
+        } else if (flag == "--room") {
+            if (!store::valid_room_name(value)) return usage("--room expects a name of 1 to 64 of A-Z, a-z, 0-9, _ and -" + got);
+            o.room_name = std::string(value);
         } else if (flag == "--allow-origin") {
             auto origin = normalize_origin(value);
             if (!origin) {
@@ -202,6 +219,9 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
         } else {
             o.game_values.emplace_back(name, std::string(value));   // a game flag: the game reads it
         }
+    }
+    if (std::find(seen.begin(), seen.end(), "--room") != seen.end() && o.store_address.empty() && o.ticket_key_path.empty()) {
+        return usage("--room names the room in its store and in its tickets: it needs --store ADDRESS or --ticket-key FILE");
     }
     if (!o.scenario.empty()) {
         for (const FlagSpec& f : flags.game) {
@@ -256,9 +276,16 @@ std::string limits_text() {
            " of the connection's opening (or, on a\n"
            "keep-alive connection, of the request's first byte; it is closed after " + seconds_text(l.http_idle_timeout_ns) +
            " without one).\n"
-           "A connection from an address already holding its budget (--per-address-limit) is\n"
-           "answered 503 connections_per_address or handshakes_per_address and closed; at most\n" +
-           std::to_string(l.max_open_sockets) + " sockets are open in all. Per WebSocket: at most " + queue +
+           "Per address (an IPv6 peer counts by its /64; loopback like any other; --per-address-limit\n"
+           "sets all four): " + std::to_string(l.connections_per_address) + " connections, of them " +
+           std::to_string(l.handshakes_per_address) + " with a request or upgrade unfinished (past\n"
+           "either, 503 connections_per_address or handshakes_per_address and closed), " +
+           std::to_string(l.seats_per_address) + " player seats\n"
+           "(kept seats included) and " + std::to_string(l.watchers_per_address) +
+           " watcher places (past either, the hello is refused: error\n"
+           "address_limit, close 1008). At most " +
+           std::to_string(l.max_open_sockets) + " sockets are open in all (past it a connection is\n"
+           "closed at once, counted as max_open_sockets). Per WebSocket: at most " + queue +
            " queued (the room's frames,\n"
            "pongs and the close frame together: past it, close 1008 write_queue_overflow, and nothing\n"
            "more is read from a peer whose queue is full), a " + std::to_string(l.socket_send_buffer_bytes / 1024) +
@@ -280,6 +307,7 @@ std::string serve_help_text(const ServeHelp& help) {
     if (!game_line.empty()) out += indent + game_line.substr(0, game_line.size() - 1) + "\n";
     out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--record FILE]\n";
     out += indent + "[--per-address-limit N] [--resume-grace SECONDS] [--allow-origin ORIGIN]...\n";
+    out += indent + "[--store ADDRESS] [--room NAME] [--ticket-key FILE]\n";
     out += "\n";
     out += "Runs one room" + (help.game.empty() ? std::string() : " of " + help.game) +
            ": the authoritative simulation, its tick loop, its players and watchers,\n"
@@ -290,7 +318,8 @@ std::string serve_help_text(const ServeHelp& help) {
                                    "or :: is the explicit choice to accept other machines)");
     help_entry(out, "--port N", "TCP port, 0..65535 (default 8080; 0 picks a free one)");
     help_entry(out, "--web DIR", "the page's directory (default ./web)");
-    help_entry(out, "--pkg DIR", "the WebAssembly package's directory (default ./build/wasm/package)");
+    help_entry(out, "--pkg DIR", "the game's WebAssembly package's directory (default ./" +
+                                     default_pkg_dir(help.game.empty() ? "GAME" : help.game) + ")");
     if (!help.scenario_names.empty()) {
         help_entry(out, "--scenario NAME", "start from a named scenario's config (" + help.scenario_names + ")");
     }
@@ -299,13 +328,15 @@ std::string serve_help_text(const ServeHelp& help) {
                                                std::to_string(largest_input_delay) + " (default: the room's)");
     help_entry(out, "--max-players N", "players admitted at once (default: the room's)");
     help_entry(out, "--max-watchers N", "watchers admitted at once (default: the room's)");
-    help_entry(out, "--per-address-limit N", "the connections one IP address may hold at once, and of those the\n"
-                                             "ones with a request or upgrade unfinished: both N, 1.." + std::to_string(largest_connection_count) +
-                                                 "\n(default " + std::to_string(TransportLimits{}.connections_per_address) +
-                                                 " and " + std::to_string(TransportLimits{}.handshakes_per_address) +
-                                                 "; loopback counts like any address). Raise it for a\n"
-                                             "load test from one machine, or when every client comes through\n"
-                                             "one proxy");
+    help_entry(out, "--per-address-limit N", "the connections one IP address may hold at once, of those the ones\n"
+                                             "with a request or upgrade unfinished, and its player seats and\n"
+                                             "watcher places in the room: all N, 1.." + std::to_string(largest_connection_count) +
+                                                 " (default " + std::to_string(TransportLimits{}.connections_per_address) +
+                                                 ", " + std::to_string(TransportLimits{}.handshakes_per_address) + ", " +
+                                                 std::to_string(TransportLimits{}.seats_per_address) + " and " +
+                                                 std::to_string(TransportLimits{}.watchers_per_address) +
+                                                 ";\nloopback counts like any address). Raise it for a load test from\n"
+                                             "one machine, or when every client comes through one proxy");
     help_entry(out, "--resume-grace SECONDS",
                "how long a dropped player's seat and its place in the game are\n"
                "kept for the secret resume token its welcome carried, 0.." + std::to_string(largest_resume_grace_seconds) +
@@ -315,11 +346,27 @@ std::string serve_help_text(const ServeHelp& help) {
                "token within the grace gets the same player id back, a wrong,\n"
                "expired or used one is refused (resume_unknown, resume_expired,\n"
                "resume_used). Tokens: 128 bits each from the OS (getrandom)");
+    help_entry(out, "--ticket-key FILE",
+               "admit only hellos carrying a ticket signed with the key in FILE\n"
+               "(HMAC-SHA256; the file's bytes without trailing whitespace, " + std::to_string(min_ticket_key_bytes) + " to\n" +
+                   std::to_string(max_ticket_key_bytes) + "), as a lobby mints them ('tandem ticket --help'). Without\n"
+               "it the room is open: anyone may take a free seat or place");
     help_entry(out, "--record FILE", "write the match as a replay that `tandem replay` checks; each\n"
                                      "tick's records are written out (one write, no fsync) before its\n"
                                      "frames are sent, so a kill or crash loses at most the tick in\n"
                                      "progress; a drain ends the file with its end marker (without it\n"
                                      "`tandem replay` reports the file truncated)");
+    help_entry(out, "--store ADDRESS", "write the room's checkpoint to a store: dir:PATH (a directory on\n"
+                                       "this machine), redis://HOST:PORT or unix:PATH (Redis), optionally\n"
+                                       "#PREFIX. Started again with the same store and --room after a\n"
+                                       "crash or a stop, the room goes on from the tick it had, and its\n"
+                                       "players take their seats back with their resume tokens. A tick's\n"
+                                       "frame is sent only once its inputs are in the store's write path\n"
+                                       "(docs/scaling.md: what each store can lose). The room's lease\n"
+                                       "lasts 1 s, renewed every 250 ms: a second process given the same\n"
+                                       "store and room waits for it (at most 2 s), then exits 1");
+    help_entry(out, "--room NAME", "the room's name in the store and in its tickets, 1 to 64 of A-Z\n"
+                                   "a-z 0-9 _ - (default 'default'; with --store or --ticket-key)");
     help_entry(out, "--allow-origin ORIGIN", "also accept WebSocket connections from pages at ORIGIN\n"
                                              "(http(s)://host[:port]); repeatable");
     help_entry(out, "--help", "this text");
@@ -344,6 +391,18 @@ std::string serve_help_text(const ServeHelp& help) {
            "  links leading out of DIR and missing files get 404.\n"
            "\n"
            + limits_text() +
+           "\n"
+           "Tickets (--ticket-key): a hello asking for a new seat or place must carry a ticket naming\n"
+           "this room (--room), its role (play or watch), a seat (1..N, or 0 for any free one),\n"
+           "a player's name and an expiry at most a day ahead, signed with the key. A missing,\n"
+           "forged, expired or replayed ticket is refused with its own error (ticket_missing,\n"
+           "ticket_forged, ticket_expired, ticket_replayed), one for another room, role or seat with\n"
+           "ticket_invalid, each then closed 1008. A player's ticket admits once; a watcher's one\n"
+           "connection at a time until it expires. Expiry is checked against this machine's clock.\n"
+           "\n"
+           "Reconnect: a player's welcome carries a secret resume token (16 random bytes). A player\n"
+           "whose connection drops keeps its seat and its place in the game for --resume-grace; a\n"
+           "hello with the token (no ticket needed) gets the same player id back, with a new token.\n"
            "\n"
            "WebSocket origins: pages at http://localhost:PORT, http://127.0.0.1:PORT, http://[::1]:PORT\n"
            "and http://HOST:PORT are accepted, plus every --allow-origin; a request without an Origin\n"

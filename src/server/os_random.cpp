@@ -1,4 +1,4 @@
-// Resume tokens from the kernel (tandem/server/os_random.hpp): getrandom(2), or /dev/urandom
+// Resume tokens and ticket nonces from the kernel (tandem/server/os_random.hpp): getrandom(2), or /dev/urandom
 // where the call is missing. Nothing else in the server draws random bytes.
 #include "tandem/server/os_random.hpp"
 
@@ -12,6 +12,11 @@ namespace tandem::server {
 
 net::ResumeToken os_resume_token() {
     net::ResumeToken t{};
+    os_random_bytes(t);
+    return t;
+}
+
+void os_random_bytes(std::span<uint8_t> t) {
     size_t got = 0;
     while (got < t.size()) {
         const ssize_t n = getrandom(t.data() + got, t.size() - got, 0);
@@ -30,10 +35,9 @@ net::ResumeToken os_resume_token() {
         }
     }
     if (got < t.size()) {
-        std::fputs("tandem serve: no random bytes from the OS for a resume token\n", stderr);
+        std::fputs("tandem: no random bytes from the OS for a resume token or a ticket\n", stderr);
         std::abort();
     }
-    return t;
 }
 
 }  // namespace tandem::server

@@ -50,7 +50,7 @@ void Server::accept() {
         Mark mark(*this, Activity::accept);
         if (!ec) {
             if (open_sockets_ >= limits_.max_open_sockets) {
-                metrics_.handshake_refused("too_many_sockets");
+                metrics_.connection_refused("max_open_sockets");
                 error_code ignored;
                 socket.close(ignored);
             } else {
@@ -75,7 +75,7 @@ void Server::admit(tcp::socket socket) {
         return;
     }
     const asio::ip::address a = peer.address();
-    const AddressKey address = a.is_v4() ? address_key_v4(a.to_v4().to_uint()) : AddressKey(a.to_v6().to_bytes());
+    const AddressKey address = a.is_v4() ? address_key_v4(a.to_v4().to_uint()) : address_key_v6(a.to_v6().to_bytes());
     const AdmissionDecision decision = addresses_.admit(address);
     if (decision.what != Admission::admit) {
         metrics_.connection_refused(decision.reason);
@@ -291,6 +291,10 @@ int serve_command(std::span<const std::string_view> args, const ServeGame& game,
     }
     ServeOptions options = command.options;
     options.program = game.program;
+    // The room's per-address shares follow the transport's budgets (and --per-address-limit).
+    options.seats_per_address = options.per_address_limit.value_or(limits.seats_per_address);
+    options.watchers_per_address = options.per_address_limit.value_or(limits.watchers_per_address);
+    if (!options.pkg_dir_given) options.pkg_dir = default_pkg_dir(game.name);
     if (!options.scenario.empty() && game.scenario_problem) {
         if (const auto problem = game.scenario_problem(options.scenario)) {
             err << game.program << ": " << *problem << "\n";
@@ -312,7 +316,7 @@ int serve_command(std::span<const std::string_view> args, const ServeGame& game,
     auto room = game.make_room(options);
     if (!room.ok()) {
         err << game.program << ": " << room.message() << "\n";
-        return 2;
+        return room.error().exit_status;
     }
     return serve(options, *room.value(), game.routes, limits, out, err);
 }

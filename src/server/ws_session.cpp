@@ -99,7 +99,7 @@ void WsSession::on_accept(const error_code& ec) {
         return;
     }
     accepted_ = true;
-    id_ = server_.room().connect(now_ns());
+    id_ = server_.room().connect(now_ns(), address_);
     registered_ = true;
     server_.ws_registered(shared_from_this());
     read();

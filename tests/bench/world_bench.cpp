@@ -1,6 +1,6 @@
-// Cost of world::step at 1k..64k pellets, and of a float twin of the same step measured in
+// Cost of arena::step at 1k..64k pellets, and of a float twin of the same step measured in
 // the same run, so the price of determinism is a ratio rather than a guess. The twin is bench
-// code only (floats are allowed here, never in src/world); it mirrors the algorithm (a float
+// code only (floats are allowed here, never in src/games/arena); it mirrors the algorithm (a float
 // copy of core's AggregateTree, the same walk, kernel, integration, walls and captures), not
 // the bits.
 // Read: Time per iteration = one tick (ms); the _BigO rows fit the growth; fixed/float at
@@ -14,24 +14,24 @@
 #include <vector>
 
 #include "tandem/core/random.hpp"
-#include "tandem/world/world.hpp"
-#include "world/pellet_field.hpp"  // private: the step's pellet-pull phase, timed alone
+#include "arena/world.hpp"
+#include "games/arena/pellet_field.hpp"  // private: the step's pellet-pull phase, timed alone
 
 using namespace tandem;
 
 namespace {
 
-world::World fixed_world(uint32_t n) {
-    world::WorldConfig c = world::default_config();
+arena::World fixed_world(uint32_t n) {
+    arena::WorldConfig c = arena::default_config();
     c.pellet_count = n;
-    world::World w = world::make_world(c).value();
-    const std::vector<world::Input> join{{1, world::InputKind::join, {Fx::from_int(300), Fx::from_int(300)}},
-                                         {2, world::InputKind::join, {Fx::from_int(700), Fx::from_int(700)}}};
-    world::step(w, join);
+    arena::World w = arena::make_world(c).value();
+    const std::vector<arena::Input> join{{1, arena::InputKind::join, {Fx::from_int(300), Fx::from_int(300)}},
+                                         {2, arena::InputKind::join, {Fx::from_int(700), Fx::from_int(700)}}};
+    arena::step(w, join);
     return w;
 }
 
-// ---- The float twin: world::step with float for Fx, and nothing else changed. The tree is
+// ---- The float twin: arena::step with float for Fx, and nothing else changed. The tree is
 // a float copy of core's AggregateTree (root cell = the arena, the same stable counting split
 // by centre lines, bottom-up weight and centroid sums, leaves at the same depth bound), walked
 // the same way (stackless, nodes in preorder with skip indices, quadrant 0 first, a visitor that turns each summary not
@@ -210,16 +210,16 @@ struct FloatWorld {
     }
 };
 
-FloatWorld float_world(const world::World& from) {
+FloatWorld float_world(const arena::World& from) {
     FloatWorld f;
-    for (const world::Pellet& p : from.pellets) f.pellets.push_back({to_f32(p.pos.x), to_f32(p.pos.y), 0, 0});
-    for (const world::Well& w : from.wells) f.wells.push_back({to_f32(w.pos.x), to_f32(w.pos.y)});
+    for (const arena::Pellet& p : from.pellets) f.pellets.push_back({to_f32(p.pos.x), to_f32(p.pos.y), 0, 0});
+    for (const arena::Well& w : from.wells) f.wells.push_back({to_f32(w.pos.x), to_f32(w.pos.y)});
     return f;
 }
 
 void BM_step_fixed(benchmark::State& state) {
-    world::World w = fixed_world(static_cast<uint32_t>(state.range(0)));
-    world::Stepper stepper;  // reused, as a server or a page keeps one: a tick allocates nothing
+    arena::World w = fixed_world(static_cast<uint32_t>(state.range(0)));
+    arena::Stepper stepper;  // reused, as a server or a page keeps one: a tick allocates nothing
     for (auto _ : state) {
         stepper.step(w, {});
         benchmark::DoNotOptimize(w.tick);
@@ -251,16 +251,16 @@ double thread_cpu_seconds() {
 // or in the rest (wells' pulls, integration, walls, captures).
 void BM_step_ratio(benchmark::State& state) {
     const auto n = static_cast<uint32_t>(state.range(0));
-    world::World w = fixed_world(n);
-    world::Stepper stepper;
+    arena::World w = fixed_world(n);
+    arena::Stepper stepper;
     FloatWorld f = float_world(w);
-    world::PelletField field;
-    std::vector<world::detail::Pull> pulls;
-    const world::WorldConfig& c = w.config;
+    arena::PelletField field;
+    std::vector<arena::detail::Pull> pulls;
+    const arena::WorldConfig& c = w.config;
     const int64_t all_pellets = int64_t{c.pellet_strength.raw()} * n;
     const auto crowd = static_cast<uint32_t>(all_pellets < INT32_MAX ? all_pellets : INT32_MAX);
     const auto well = static_cast<uint32_t>(c.well_strength.raw());
-    const bool never_clamps = world::detail::pull_never_clamps(well > crowd ? well : crowd, c.softening.raw());
+    const bool never_clamps = arena::detail::pull_never_clamps(well > crowd ? well : crowd, c.softening.raw());
     AggregateTree bare;
     std::vector<WeightedPoint> points(n);
     const Fx half = Fx::from_raw(c.arena_size.raw() / 2);
@@ -274,7 +274,7 @@ void BM_step_ratio(benchmark::State& state) {
         stepper.step(w, {});
         benchmark::DoNotOptimize(w.tick);
         const double t1 = thread_cpu_seconds();
-        pulls.assign(n, world::detail::Pull{});
+        pulls.assign(n, arena::detail::Pull{});
         field.build(w.pellets, c);
         field.add_pellet_pulls(w.pellets, c, never_clamps, pulls);
         benchmark::DoNotOptimize(pulls.data());

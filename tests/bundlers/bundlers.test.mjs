@@ -1,6 +1,6 @@
 // The package the way a web developer meets it: this directory is an app whose package.json
-// depends on the built package (file:../../build/wasm/package) and on pinned Vite and esbuild
-// from npm. The app (app/) imports 'tandem' with no options; each bundler builds it, the
+// depends on the arena's built package (file:../../build/wasm/packages/arena) and on pinned Vite and esbuild
+// from npm. The app (app/) imports 'tandem-arena' with no options; each bundler builds it, the
 // output is served over HTTP and loaded in headless Chromium, and the digests the page
 // computes must be the golden streams' (tests/games/arena/golden), with no request failing.
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { CHROMIUM, chromiumArgs, fileUnder, reportOf, reportServer, sendFile } f
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '../..');
-const installed = join(here, 'node_modules/tandem');
+const installed = join(here, 'node_modules/tandem-arena');
 const bin = (name) => join(here, 'node_modules/.bin', name);
 
 // The golden stream of a scenario up to `ticks`: [{tick, digest}] at every 100th tick.

@@ -10,6 +10,7 @@
 # or, with GAME, another game (`replay --game GAME`).
 #   cli_process_test.py json|version PATH/TO/tandem   (CTest runs it from the source root)
 #   cli_process_test.py replay PATH/TO/tandem PATH/TO/make_replay [GAME]
+import glob
 import json
 import os
 import re
@@ -84,9 +85,15 @@ def check_version(cli):
     out = run(cli, "version")
     first = out.splitlines()[0]
     check(first == f"tandem {declared}", f"'tandem version' prints project()'s version {declared} (got {first!r})")
-    with open("bindings/package.json", encoding="utf-8") as f:
-        package = json.load(f)["version"]
-    check(package == declared, f"bindings/package.json's version {package} is project()'s too")
+    # A game's package takes its version from project() when it is configured: the template
+    # must not hold a version of its own, and a package already built says project()'s.
+    with open("bindings/package.json.in", encoding="utf-8") as f:
+        template = json.load(f)["version"]
+    check(template == "@TANDEM_PACKAGE_VERSION@", f"bindings/package.json.in leaves the version to project() (got {template!r})")
+    for built in sorted(glob.glob("build/wasm/packages/*/package.json")):
+        with open(built, encoding="utf-8") as f:
+            package = json.load(f)["version"]
+        check(package == declared, f"{built}'s version {package} is project()'s too")
 
 
 def run_status(cli, *args):
@@ -125,7 +132,7 @@ def check_replay(cli, make_replay, game="arena"):
         subprocess.run([make_replay, *as_game, "chaos", "30", path], check=True)
         with open(path, "rb") as f:
             good = f.read()
-        check(good[:8] == b"TNDR\x02\x00\x03\x00", "the replay starts TNDR, format 2, protocol 3")
+        check(good[:8] == b"TNDR\x02\x00\x04\x00", "the replay starts TNDR, format 2, protocol 4")
 
         status, out, err = run_status(cli, "replay", *as_game, path)
         check(status == 0 and out.startswith(f"replay of {game}, ") and "30 frames" in out

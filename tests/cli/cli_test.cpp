@@ -352,3 +352,23 @@ TEST_CASE("run --world runs the file's scenario and ticks and checks its expecte
     CHECK(missing.status == 1);
     CHECK(missing.err.find("cannot read world file") != std::string::npos);
 }
+
+TEST_CASE("ticket is the kit's where the command has it, and a clear refusal where it has no server") {
+    std::ostringstream out, err;
+    const std::vector<std::string_view> args = {"ticket", "--help"};
+#ifdef TANDEM_TEST_CLI_HAS_SERVER
+    // The g++ builds have the server, so `tandem ticket` is the kit's.
+    CHECK(run(args, out, err) == exit_ok);
+    CHECK(out.str().starts_with("usage: tandem ticket --ticket-key FILE"));
+#else
+    // The libc++ build has none: `tandem ticket` says so, as any command without it does.
+    CHECK(run(args, out, err) == exit_data);
+    CHECK(err.str() == "tandem: this build has no server (it is built by the native g++ presets)\n");
+#endif
+    // A command over the same games without the server (a libc++ or cross build's) refuses it.
+    const Catalog bare{"mygame", tandem_command().games};
+    std::ostringstream out2, err2;
+    CHECK(run(bare, args, out2, err2) == exit_data);
+    CHECK(out2.str().empty());
+    CHECK(err2.str() == "mygame: this build has no server (it is built by the native g++ presets)\n");
+}

@@ -10,7 +10,6 @@
 #include <map>
 #include <optional>
 
-#include "arena/presentation.hpp"
 #include "arena/sim.hpp"
 #include "tandem/client/predicted.hpp"
 #include "tandem/net/match.hpp"
@@ -121,40 +120,4 @@ TEST_CASE("PredictedClient<arena>: with a clock, a rollback past the time budget
     }
     CHECK(compared > 150);
     CHECK(f.depth_ticks == f.target_depth_ticks);
-}
-
-TEST_CASE("PredictedClient<arena> with the arena's presentation: a correction's drawn offset fades to nothing and rollbacks stay within the window", "[predicted]") {
-    Match<Sim> m = small_match();
-    const uint32_t me = m.add_session(Role::play, 10, LinkSpec{50 * ms, 0}, 0);
-    const uint32_t other = m.add_session(Role::play, 11, LinkSpec{50 * ms, 0}, 0);
-    m.connect(me, 0);
-    m.connect(other, 0);
-    auto p = client::PredictedClient<Sim>::create().value();
-    arena::presentation::Corrections corrections;
-    bool saw_offset = false;
-    for (uint64_t t = 0; t < 520; ++t) {
-        const int64_t now = static_cast<int64_t>(t) * tick_ns;
-        m.deliver(now);
-        m.advance(me, now, 8 * ms);
-        p.update(m.session(me), now);
-        corrections.update(p, now);
-        p.end_frame();
-        const auto v = corrections.view(p, m.session(me), now);
-        if (t < 400 && !v.offsets.empty()) saw_offset = true;
-        CHECK(p.figures().depth_ticks <= p.config().window_ticks);
-        CHECK(p.figures().resim_ticks_last <= p.config().resim_budget_ticks);
-        if (t == 200) m.session(other).send_command(point(900, 900), now);
-        m.advance(other, now, 8 * ms);
-        m.tick(now);
-    }
-    CHECK(saw_offset);
-    CHECK(corrections.corrections() > 0);
-    // Two seconds later the offset has decayed below a hundredth of a unit and is gone.
-    CHECK(corrections.view(p, m.session(me), 0).offsets.empty());
-    CHECK(p.figures().rollbacks >= 1);
-    // The predicted view draws the predicted tick, with the confirmed step's events.
-    const auto v = corrections.view(p, m.session(me), 520 * tick_ns);
-    REQUIRE(v.view.has_world);
-    CHECK(v.view.tick == p.state()->tick);
-    CHECK(v.confirmed_tick == m.session(me).confirmed_state()->tick);
 }

@@ -21,7 +21,7 @@ let serverPromise = null;
 const ctx = {
   root, logDir: join(root, 'build/determinism/logs'), noBuild: true,
   server: () => (serverPromise ??= startServer({
-    pageDir: join(here, 'page'), libDir: join(here, 'lib'), packageDir: join(root, 'build/wasm/package'),
+    pageDir: join(here, 'page'), libDir: join(here, 'lib'), packageDir: join(root, 'build/wasm/packages/arena'),
   })),
 };
 const results = [];

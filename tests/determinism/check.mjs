@@ -1,13 +1,14 @@
 // build-scripts/check-determinism: builds every target, runs every scenario on each for N
 // ticks collecting the digest of every tick, and compares each stream with the reference
 // (native g++ x86-64). See --help and docs/determinism.md.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanWasm } from './lib/float-scan.mjs';
 import { startServer } from './lib/server.mjs';
-import { GAMES } from './lib/games.mjs';
+import { GAMES, TARGETS_OF_BUILD, registrationIn, registrationsOf } from './lib/games.mjs';
 import { DEFAULT_TARGETS, REFERENCE, TARGETS, makeTarget } from './lib/targets.mjs';
 import { diffDumps, endChildrenOnExit, formatDuration, runProcess, sectionOf } from './lib/util.mjs';
 
@@ -32,9 +33,15 @@ at tick T. A float twin of the world runs on the same targets as an informationa
 (never a failure), and the wasm module is scanned for float arithmetic in the simulation.
 
 options:
-  --game NAME         the game to check (default arena; accepted: ${Object.keys(GAMES).join(', ')})
+  --game NAME         the game to check (default arena, or the one game --game-build registers;
+                      accepted: ${Object.keys(GAMES).join(', ')}, and any game --game-build registers)
+  --game-build DIR    a build of a game made outside this tree with tandem_add_game (DIR holds
+                      tandem-games/<game>.json); repeat it for each build: a native g++ build
+                      fills the native row, an Emscripten build the node, chromium and firefox
+                      rows, a clang or cross build its own. Those builds are used as they are
+                      (build them first); the targets default to the rows they fill
   --scenarios A,B     the game's scenarios to run (default: all; arena: ${GAMES.arena.scenarios.join(', ')};
-                      ships: ${GAMES.ships.scenarios.join(', ')})
+                      ships: ${GAMES.ships.scenarios.join(', ')}; starter: ${GAMES.starter.scenarios.join(', ')})
   --targets A,B       targets to run (default: ${DEFAULT_TARGETS.join(', ')});
                       the reference (native) always runs; also: perturbed (test only)
   --ticks N           ticks per scenario (default ${FULL_TICKS}; --quick: ${QUICK.ticks})
@@ -71,8 +78,22 @@ targets: ${Object.entries(TARGETS).map(([n, d]) => `\n  ${n.padEnd(10)} ${d.labe
 
 class UsageError extends Error {}
 
+// A game built outside this tree, as its registrations describe it: its scenarios come from its
+// own command (the native build's `GAME scenarios`), its quick pick from tandem_add_game's
+// QUICK_SCENARIOS (else the first two).
+function gameOutside(name, registrations) {
+  const native = registrations[REFERENCE];
+  if (!native?.command) throw new UsageError(`no native build of ${name} among the --game-build directories: the reference needs one`);
+  if (!existsSync(native.command)) throw new UsageError(`${native.command} is not built (cmake --build ${native.buildDir})`);
+  const r = spawnSync(native.command, ['scenarios'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new UsageError(`${native.command} scenarios exited ${r.status}: ${r.stderr.trim()}`);
+  const scenarios = r.stdout.split('\n').map((l) => l.split(/\s+/)[0]).filter(Boolean);
+  return { scenarios, quick: native.quick.length ? native.quick : scenarios.slice(0, 2), perturbField: null,
+    twin: false, shrinkKnobs: false, outside: true };
+}
+
 function parseArgs(argv) {
-  const o = { game: 'arena', scenarios: null, targets: null, ticks: null, quick: false, json: false, jsonOut: null,
+  const o = { game: null, gameBuilds: [], scenarios: null, targets: null, ticks: null, quick: false, json: false, jsonOut: null,
     twin: true, scan: true, noBuild: false, jobs: cpus().length, perturb: { tick: 137, field: null },
     random: null, seed: null, shrink: true, first: null, maxPellets: null };
   const list = (v, known, what) => {
@@ -96,10 +117,11 @@ function parseArgs(argv) {
     };
     switch (a) {
       case '-h': case '--help': o.help = true; break;
-      case '--game': {
-        const v = value();
-        if (!GAMES[v]) throw new UsageError(`unknown game '${v}' (accepted: ${Object.keys(GAMES).join(', ')})`);
-        o.game = v;
+      case '--game': o.game = value(); break;
+      case '--game-build': {
+        const dir = resolve(value());
+        if (!existsSync(dir)) throw new UsageError(`--game-build ${dir}: no such directory`);
+        o.gameBuilds.push(dir);
         break;
       }
       case '--scenarios': o.scenariosText = value(); break;
@@ -139,10 +161,38 @@ function parseArgs(argv) {
     }
   }
   if (o.quick && o.full) throw new UsageError('--quick and --full exclude each other');
-  const game = GAMES[o.game];
+  // The game: one of this tree's, or one a --game-build registers (its registrations then say
+  // which build fills which row).
+  let registered = [];
+  try {
+    registered = registrationsOf(o.gameBuilds);
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+  const outside = [...new Set(registered.map((r) => r.game))];
+  o.game ??= outside.length === 1 ? outside[0] : 'arena';
+  // A game added to this tree with tandem_add_game (src/games/<game>) is registered in the
+  // native build once configured: it is checked on every target like the games above.
+  const inTree = !GAMES[o.game] && !outside.includes(o.game) ? registrationIn(join(root, 'build/native'), o.game) : null;
+  if (!GAMES[o.game] && !outside.includes(o.game) && !inTree) {
+    throw new UsageError(`unknown game '${o.game}' (accepted: ${[...Object.keys(GAMES), ...outside].join(', ')}, or a game of this tree registered in build/native by tandem_add_game)`);
+  }
+  o.registrations = {};
+  for (const r of registered.filter((x) => x.game === o.game)) {
+    for (const t of TARGETS_OF_BUILD[r.build]) {
+      if (o.registrations[t]) throw new UsageError(`two builds of ${o.game} fill the ${t} row: ${o.registrations[t].buildDir} and ${r.buildDir}`);
+      o.registrations[t] = r;
+    }
+  }
+  const game = GAMES[o.game] ?? (inTree ? { ...gameOutside(o.game, { [REFERENCE]: inTree }), outside: false, registered: true }
+    : gameOutside(o.game, o.registrations));
+  o.registeredInTree = Boolean(game.registered);
   if (o.scenariosText !== undefined) o.scenarios = list(o.scenariosText, game.scenarios, '--scenarios');
   delete o.scenariosText;
   o.perturb.field ??= game.perturbField;
+  if (game.outside && o.targets?.some((t) => TARGETS[t].optIn)) {
+    throw new UsageError(`the perturbed builds are built from this tree: they check its games, not ${o.game}`);
+  }
   if (!game.twin) o.twin = false;   // the float twin is the arena's
   if (o.maxPellets !== null && o.game !== 'arena') throw new UsageError('--max-pellets is the arena\'s (its worlds have pellets)');
   if (o.random !== null) {
@@ -161,8 +211,15 @@ function parseArgs(argv) {
   }
   o.scenarios ??= o.quick ? game.quick : game.scenarios;
   o.ticks ??= o.quick ? QUICK.ticks : FULL_TICKS;
-  let targets = o.targets ?? DEFAULT_TARGETS;
+  const fromOutside = Boolean(game.outside);
+  let targets = o.targets ?? (fromOutside ? DEFAULT_TARGETS.filter((t) => o.registrations[t]) : DEFAULT_TARGETS);
   if (!targets.includes(REFERENCE)) targets = [REFERENCE, ...targets];
+  if (fromOutside) {
+    const missing = targets.filter((t) => !o.registrations[t]);
+    if (missing.length) {
+      throw new UsageError(`no build of ${o.game} fills the ${missing.join(', ')} row${missing.length > 1 ? 's' : ''} (give --game-build DIR of such a build; ${REFERENCE}, the reference, needs a native g++ build)`);
+    }
+  }
   o.targets = [REFERENCE, ...targets.filter((t) => t !== REFERENCE)];
   if (o.targets.includes('perturbed') && o.perturb.tick > o.ticks) {
     throw new UsageError(`--perturb tick ${o.perturb.tick} is beyond --ticks ${o.ticks}: the perturbation would never happen`);
@@ -260,9 +317,10 @@ async function main() {
   mkdirSync(logDir, { recursive: true });
   let serverPromise = null;
   const ctx = {
-    root, logDir, noBuild: opts.noBuild, perturb: opts.perturb, game: opts.game,
+    root, logDir, noBuild: opts.noBuild, perturb: opts.perturb, game: opts.game, registrations: opts.registrations,
+    registered: opts.registeredInTree,
     server: () => (serverPromise ??= startServer({
-      pageDir: join(here, 'page'), libDir: join(here, 'lib'), packageDir: join(root, 'build/wasm/package'),
+      pageDir: join(here, 'page'), libDir: join(here, 'lib'), packageDir: ctx.packageDir ?? join(root, 'build/wasm/packages', opts.game),
       twinPath: ctx.twinWasmPath,
     })),
   };
@@ -488,7 +546,7 @@ async function main() {
       note(`shrink  ${t.name} / ${cell.scenario} (first divergent tick ${cell.firstDivergentTick}) ...`);
       try {
         const found = await shrink({ ref, target: t, spec: cell.scenario, tick: cell.firstDivergentTick, firstDifference, note,
-          knobs: GAMES[opts.game].shrinkKnobs });
+          knobs: GAMES[opts.game]?.shrinkKnobs ?? false });
         const file = join(root, 'build/determinism/worlds', `${t.name}-${found.spec.replace(/[^a-z0-9=+]+/gi, '_')}.world`);
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, [

@@ -2,7 +2,7 @@
 // random world's spec) for its ticks and prints 'TICK DIGEST' lines as the CLI does; with an
 // 'expect TICK DIGEST' line, exits 1 when this build's digest at that tick differs.
 // usage: node tests/determinism/run-world.mjs FILE [PACKAGE_DIR] [--game NAME]
-//   (default build/wasm/package, game arena)
+//   (default build/wasm/packages/GAME, game arena)
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,7 +12,7 @@ const args = process.argv.slice(2);
 let game = 'arena';
 const gameAt = args.indexOf('--game');
 if (gameAt >= 0) [, game] = args.splice(gameAt, 2);
-const [file, packageDir = join(root, 'build/wasm/package')] = args;
+const [file, packageDir = join(root, 'build/wasm/packages', game ?? 'arena')] = args;
 if (!file || !game) {
   process.stderr.write('usage: node tests/determinism/run-world.mjs FILE [PACKAGE_DIR] [--game NAME]\n');
   process.exit(2);
@@ -33,7 +33,11 @@ if (!world.scenario || !Number.isInteger(world.ticks)) {
 }
 const { default: createTandem } = await import(pathToFileURL(join(packageDir, 'tandem.node.mjs')).href);
 const tandem = await createTandem();
-const stream = tandem.game(game).runScenario(world.scenario, world.ticks, world.every);
+if (tandem.game.name !== game) {
+  process.stderr.write(`run-world: ${packageDir} is the package of ${tandem.game.name}, not of ${game}\n`);
+  process.exit(2);
+}
+const stream = tandem.game.runScenario(world.scenario, world.ticks, world.every);
 for (const p of stream) process.stdout.write(`${p.tick} ${p.digest}\n`);
 if (world.expect) {
   const got = stream.find((p) => p.tick === world.expect.tick)?.digest;

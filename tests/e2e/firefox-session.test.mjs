@@ -1,18 +1,20 @@
-// The page in Firefox ESR (headless, WebDriver BiDi) against the real server, `tandem serve`:
+// The page in Firefox ESR (headless, WebDriver BiDi) against the real server, `tandem serve
+// --game GAME`, for each game:
 // it joins, verifies consecutive ticks against the server's digests, and while hidden behind
 // another tab (Firefox slows a hidden tab's frames to about one a second rather than stopping
 // them) the session in its worker goes on verifying and acking, so on return nothing needs
 // catching up. Everything asserted is read from the page's client session (window.__tandem,
 // the worker's figures through sessionNow()) and the server's /metrics.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { activate, evaluate, launchFirefox, navigate, newTab, waitFor } from './lib/firefox.mjs';
-import { assertSaysAway, sleep, tandemServeAndBrowser } from './lib/harness.mjs';
+import { assertSaysAway, GAMES, sleep, tandemServeAndBrowser } from './lib/harness.mjs';
 
-const TICK_HZ = 60;
-
-const env = tandemServeAndBrowser(launchFirefox);
-const { skip } = env;
+// Each game's tick rate at its defaults: the rates asserted are fractions of it.
+const TICK_HZ_OF = { arena: 60, ships: 30 };
+let TICK_HZ = 60;
+// The running describe's server and browser (set by its hook).
+let env = null;
 
 const FIGURES = `(() => { const f = window.__tandem.figures(); return { verification: f.verification, session: f.session,
   lastResume: f.lastResume, absence: f.absence, error: f.error, visibility: document.visibilityState, resumeText: window.__tandem.resumeText(),
@@ -21,8 +23,15 @@ const figures = () => evaluate(env.browser.bidi, env.browser.tab, FIGURES);
 // The session's figures in its worker now (a hidden page's figures() moves at most once a frame).
 const sessionNow = () => evaluate(env.browser.bidi, env.browser.tab, 'window.__tandem.sessionNow()');
 
-describe('the page in Firefox ESR against `tandem serve`', { skip }, () => {
-  test('joins and verifies 300 consecutive ticks against the server\'s digests (no mismatch, no baseline between)', async () => {
+for (const game of GAMES) describe(`the ${game} page in Firefox ESR against \`tandem serve --game ${game}\``, () => {
+  const mine = tandemServeAndBrowser(launchFirefox, { game });
+  const { skip } = mine;
+  before(() => { env = mine; TICK_HZ = TICK_HZ_OF[game]; });
+  // A hidden tab's worker is the shell's (the same for every game): in Firefox with the arena;
+  // Chromium's suite (session.test.mjs) hides the page of every game.
+  const shellOnly = skip || (game === 'arena' ? false : 'the shell\'s own (the same for every game): run with the arena');
+
+  test('joins and verifies 300 consecutive ticks against the server\'s digests (no mismatch, no baseline between)', { skip }, async () => {
     const { bidi, tab } = env.browser;
     await navigate(bidi, tab, `${env.server.origin}/`);
     await waitFor(bidi, tab, '(window.__tandem?.figures()?.verification?.verifiedTicks ?? 0) > 0 || window.__tandem?.error', 30_000);
@@ -44,7 +53,7 @@ describe('the page in Firefox ESR against `tandem serve`', { skip }, () => {
     assert.equal(end.loopFailure, null);
   });
 
-  test('hidden behind another tab for 5 s: the session in its worker went on verifying and acking while hidden, needed no catch-up on return, and the HUD says it stayed live', async () => {
+  test('hidden behind another tab for 5 s: the session in its worker went on verifying and acking while hidden, needed no catch-up on return, and the HUD says it stayed live', { skip: shellOnly }, async () => {
     const { bidi, tab } = env.browser;
     assert.equal(await evaluate(bidi, tab, 'window.__tandem.sessionThread()'), 'worker');
     const before = await sessionNow();

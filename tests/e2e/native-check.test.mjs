@@ -1,22 +1,33 @@
-// The page against `tandem serve` for what the person checks by hand: "Check against native"
+// The page against `tandem serve --game GAME`, for each game, for what the person checks by
+// hand: "Check against native"
 // (the scenario run in the tab equals the server's native stream tick by tick, and the match
 // received re-runs to the server's digests), "Download replay" (the saved file passes the
 // native `tandem replay`), and a refused hello (another protocol version, another simulation)
 // shown in the page's alert rather than only logged. The refusals are the real server's: the
 // test rewrites the page's hello on its way out, the server judges it.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { launchChromium } from './lib/chromium.mjs';
-import { openDemo, sleep, tandemServeAndBrowser } from './lib/harness.mjs';
+import { GAMES, openDemo, sleep, tandemServeAndBrowser } from './lib/harness.mjs';
 import { assertDownloadedReplayPasses, clickAndRead } from './lib/actions.mjs';
 
-const env = tandemServeAndBrowser(launchChromium);
-const { skip } = env;
+// The running describe's server and browser (set by its hook), and the scenario each game checks.
+let env = null;
+const CHECK = { arena: 'trig', ships: 'duel' };
 
 async function openVerifying(query, context = env.browser.context) {
   const page = await openDemo(context, env.server.origin, query);
   await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 120, null, { timeout: 60_000 });
   return page;
+}
+
+// A hello of protocol 4, whole: u8 type | u16 version | u64 fingerprint | u8 role | u8 n | n bytes
+// of the game's name | u8 t | t bytes of a resume token | u16 k | k bytes of a ticket.
+function isHello(bytes) {
+  if (bytes[0] !== 0x01 || bytes.length < 16 + bytes[12]) return false;
+  const token = bytes[13 + bytes[12]];
+  if (bytes.length < 16 + bytes[12] + token) return false;
+  return bytes.length === 16 + bytes[12] + token + bytes.readUInt16LE(14 + bytes[12] + token);
 }
 
 /**
@@ -32,8 +43,7 @@ async function openWithHello(edit) {
     const server = ws.connectToServer();
     ws.onMessage((message) => {
       const bytes = Buffer.from(message);
-      // Hello: u8 type | u16 version | u64 fingerprint | u8 role | u8 n | n bytes of the game's name
-      if (bytes[0] === 0x01 && bytes.length >= 13 && bytes.length === 13 + bytes[12]) edit(bytes);
+      if (isHello(bytes)) edit(bytes);
       server.send(bytes);
     });
   });
@@ -41,16 +51,23 @@ async function openWithHello(edit) {
   return { page, context };
 }
 
-describe('checks a person makes against `tandem serve`', { skip }, () => {
-  test('"Check against native" with the server: trig\'s 2001 digests in the tab equal the server\'s native stream, and the received match re-runs to the server\'s digests', async () => {
-    const page = await openVerifying('?check=trig');
+for (const game of GAMES) describe(`checks a person makes against \`tandem serve --game ${game}\``, () => {
+  const mine = tandemServeAndBrowser(launchChromium, { game });
+  const { skip } = mine;
+  before(() => { env = mine; });
+  const check = CHECK[game];
+  // The refused hellos are the shell's and the server's, the same for every game: with the arena.
+  const shellOnly = skip || (game === 'arena' ? false : 'the shell\'s own (the same for every game): run with the arena');
+
+  test(`"Check against native" with the server: ${check}'s 2001 digests in the tab equal the server's native stream, and the received match re-runs to the server's digests`, { skip }, async () => {
+    const page = await openVerifying(`?check=${check}`);
     const text = await clickAndRead(page, 'check-native', 240_000);
     console.log(`# ${text}`);
-    assert.match(text, /^trig: 2,001 ticks, all identical to the server's native build · received match: ticks \d+\.\.\d+: \d+ frames re-run, every digest agrees with the server's$/);
+    assert.match(text, new RegExp(`^${check}: 2,001 ticks, all identical to the server's native build · received match: ticks \\d+\\.\\.\\d+: \\d+ frames re-run, every digest agrees with the server's$`));
     await page.close();
   });
 
-  test('"Download replay" from a server match: the file the browser saves passes the native `tandem replay`', async () => {
+  test('"Download replay" from a server match: the file the browser saves passes the native `tandem replay`', { skip }, async () => {
     const page = await openVerifying('');
     await assertDownloadedReplayPasses(page);
     await page.close();
@@ -60,7 +77,7 @@ describe('checks a person makes against `tandem serve`', { skip }, () => {
     ['another protocol version', 'version_mismatch', (hello) => hello.writeUInt16LE(9, 1), /version/i],
     ['another simulation (fingerprint)', 'fingerprint_mismatch', (hello) => { hello[3] ^= 0xff; }, /fingerprint|simulation/i],
   ]) {
-    test(`a hello speaking ${what} is refused by the server, shown in the page's alert, and not retried`, async () => {
+    test(`a hello speaking ${what} is refused by the server, shown in the page's alert, and not retried`, { skip: shellOnly }, async () => {
       const { page, context } = await openWithHello(edit);
       try {
         await page.waitForFunction(() => window.__tandem.figures()?.error != null, null, { timeout: 15_000 });

@@ -1,16 +1,23 @@
-// The offline mode in Chromium, served by the tests' static server (no room anywhere): a Room
-// runs in the page with scripted bots, and the page's own client session verifies its ticks,
-// survives a hidden tab, checks a scenario against the native stream shipped with the page,
-// and saves a replay that the native `tandem replay` accepts. Without ?offline the page falls
-// back to the same mode by itself and tells the person there is no server.
+// The offline mode in Chromium, for each game, served by the tests' static server (no room
+// anywhere): the game's Room runs in the page with scripted bots (the module's OfflineMatch),
+// and the page's own client session verifies its ticks, survives a hidden tab, checks a
+// scenario against the native stream shipped with the game's plugin, and saves a replay that
+// the native `tandem replay` accepts. Without ?offline the page falls back to the same mode by
+// itself and tells the person there is no server. What is the same for every game (the
+// fall-back, the hidden tab, a difference named) runs with the arena only.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { assertDownloadedReplayPasses, clickAndRead } from './lib/actions.mjs';
 import { hideBehindAnotherTab, launchChromium } from './lib/chromium.mjs';
-import { assertSaysAway, openDemo, serverAndBrowser, sleep, tandemBinary, unlessNoTandem } from './lib/harness.mjs';
+import { assertSaysAway, GAMES, openDemo, serverAndBrowser, sleep, startServer, unlessNoTandem } from './lib/harness.mjs';
 
-const env = serverAndBrowser(launchChromium);
 const figures = (page) => page.evaluate(() => window.__tandem.figures());
+// Per game: its URL knobs for a light room, the scenario "Check against native" runs, and the
+// list whose bots' elements move.
+const GAME = {
+  arena: { knobs: '&pellets=256', check: 'trig', moving: 'wells' },
+  ships: { knobs: '', check: 'duel', moving: 'ships' },
+};
 
 /** Waits until the page has verified `count` more ticks than now; fails on a mismatch. */
 async function verifiesTicks(page, count, timeoutMs = 60_000) {
@@ -24,31 +31,42 @@ async function verifiesTicks(page, count, timeoutMs = 60_000) {
   return v;
 }
 
-describe('the offline mode: a Room in the page', () => {
+for (const game of GAMES) describe(`the offline mode of ${game}: a Room in the page`, () => {
+  const env = serverAndBrowser(launchChromium, () => startServer({ game }));
+  const { knobs, check, moving } = GAME[game];
+  // What the shell and the module's OfflineMatch do the same way for every game (the fall-back,
+  // a hidden tab's catch-up, the check's report of a difference) runs with the arena only.
+  const shellOnly = game === 'arena' ? false : 'the shell\'s own (the same for every game): run with the arena';
   test('?offline: the page plays beside 3 scripted bots and its session verifies 300 ticks of the in-page room', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256');
+    const page = await openDemo(env.browser.context, env.server.origin, `?offline${knobs}`);
+    const bots = async () => {
+      const view = await page.evaluate(() => window.__tandem.view());
+      return view.lists[moving].filter((e) => e.player !== view.me).map((e) => [e.player, e['pos.x'], e['pos.y']]);
+    };
+    await verifiesTicks(page, 60);
+    const early = await bots();
     const v = await verifiesTicks(page, 300);
     const f = await figures(page);
     assert.equal(f.mode, 'offline');
     assert.equal(f.me, 1, 'the person has the first seat');
-    assert.deepEqual(f.players.map((p) => p.player), [1, 2, 3, 4], 'me and three bots in the world');
-    const room = await page.evaluate(() => window.__tandem.parts.adapter.roomFigures());
+    assert.deepEqual((await page.evaluate(() => window.__tandem.players())).map((p) => p.player), [1, 2, 3, 4], 'me and three bots in the world');
+    const room = await page.evaluate(() => window.__tandem.parts.adapter.inner?.roomFigures?.() ?? window.__tandem.parts.adapter.roomFigures());
     assert.equal(room.stats.players, 4);
     assert.equal(room.bots.length, 3);
-    for (const bot of room.bots) assert.ok(bot.steersSent >= 1 && bot.acksSent > 10 && !bot.refused, JSON.stringify(bot));
+    for (const bot of room.bots) assert.ok(bot.commandsSent >= 1 && bot.acksSent > 10 && !bot.refused, JSON.stringify(bot));
     assert.equal(room.stats.ackMismatches, 0, 'every ack the room received agreed with its digest');
-    // The bots move: their wells are not where they joined (the arena's centre).
-    const view = await page.evaluate(() => window.__tandem.view());
-    const bots = view.wells.filter((w) => w.player !== view.me);
-    assert.ok(bots.some((w) => Math.abs(w.x - 512) + Math.abs(w.y - 512) > 20), JSON.stringify(bots));
-    console.log(`# offline: ${v.verifiedTicks} ticks verified, room tick ${room.stats.tick}, HUD: ${f.modeLabel}`);
+    // The bots play: their elements are not where they were 300 ticks earlier.
+    const late = await bots();
+    assert.ok(late.some(([player, x, y]) => early.some(([p, x0, y0]) => p === player && Math.abs(x - x0) + Math.abs(y - y0) > 20)),
+      JSON.stringify({ early, late }));
+    console.log(`# offline ${game}: ${v.verifiedTicks} ticks verified, room tick ${room.stats.tick}, HUD: ${f.modeLabel}`);
     assert.deepEqual(page.problems, []);
     await page.close();
   });
 
-  test('no server at the page\'s address: the page falls back to the offline mode by itself and the HUD says "offline: no server at ..."', async () => {
+  test('no server at the page\'s address: the page falls back to the offline mode by itself and the HUD says "offline: no server at ..."', { skip: shellOnly }, async () => {
     // The static server answers no WebSocket: the socket never opens.
-    const page = await openDemo(env.browser.context, env.server.origin, '?pellets=256');
+    const page = await openDemo(env.browser.context, env.server.origin, `?${knobs.slice(1)}`);
     await page.waitForFunction(() => window.__tandem.mode === 'offline', null, { timeout: 15_000 });
     await verifiesTicks(page, 60);
     const wsUrl = `ws://${new URL(env.server.origin).host}/ws`;
@@ -57,8 +75,8 @@ describe('the offline mode: a Room in the page', () => {
     await page.close();
   });
 
-  test('hidden behind another tab for 5 s in the offline mode: the session catches up or takes a baseline, verifies again and goes on', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256');
+  test('hidden behind another tab for 5 s in the offline mode: the session catches up or takes a baseline, verifies again and goes on', { skip: shellOnly }, async () => {
+    const page = await openDemo(env.browser.context, env.server.origin, `?offline${knobs}`);
     await verifiesTicks(page, 60);
     // Every resume the session reports and the HUD line beside it, sampled in the page once per
     // animation frame, right beside the page's own frame callback: on a slow machine a later
@@ -104,39 +122,41 @@ describe('the offline mode: a Room in the page', () => {
     assert.match(resume.path, /^(catch_up|baseline)$/);
     assert.ok(resume.frames <= FRAME_BOUND, `the page's own count: verified again after ${resume.frames} frames`);
     assertSaysAway(resume.text, 5000, spanMs);
-    // The room ran while the tab was hidden (its timers slowed, not stopped): there was something to catch up.
-    assert.ok(resume.path === 'baseline' || resume.ticks > 60, JSON.stringify(resume));
+    // The room ran while the tab was hidden (its timers slowed, not stopped): there was something
+    // to catch up (more than a second of the game's ticks).
+    const tickHz = (await page.evaluate(() => (window.__tandem.parts.adapter.inner ?? window.__tandem.parts.adapter).roomFigures())).tickHz;
+    assert.ok(resume.path === 'baseline' || resume.ticks > tickHz, JSON.stringify(resume));
     await verifiesTicks(page, 120);
     assert.deepEqual(page.problems, []);
     await page.close();
   });
 
-  test('"Check against native" offline: trig\'s 2001 digests in this tab equal the native stream shipped with the page', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256&check=trig');
+  test(`"Check against native" offline: ${check}'s 2001 digests in this tab equal the native stream shipped with the game's plugin`, async () => {
+    const page = await openDemo(env.browser.context, env.server.origin, `?offline${knobs}&check=${check}`);
     const text = await clickAndRead(page, 'check-native', 240_000);
     console.log(`# ${text}`);
-    assert.equal(text, 'trig: 2,001 ticks, all identical to the native stream shipped with the page');
-    const fetched = env.server.requests.filter((r) => r.url.startsWith('/native/'));
-    assert.deepEqual(fetched.map((r) => [r.url, r.status]), [['/native/trig.txt', 200]]);
+    assert.equal(text, `${check}: 2,001 ticks, all identical to the native stream shipped with the page`);
+    const fetched = env.server.requests.filter((r) => r.url.includes('/native/'));
+    assert.deepEqual(fetched.map((r) => [r.url, r.status]), [[`/games/${game}/native/${check}.txt`, 200]]);
     await page.close();
   });
 
-  test('"Check against native" names the first differing tick when the native stream disagrees', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256&check=trig');
+  test('"Check against native" names the first differing tick when the native stream disagrees', { skip: shellOnly }, async () => {
+    const page = await openDemo(env.browser.context, env.server.origin, `?offline${knobs}&check=${check}`);
     // The shipped stream with tick 7's digest altered, served in its place.
-    await page.route('**/native/trig.txt', async (route) => {
+    await page.route(`**/native/${check}.txt`, async (route) => {
       const body = await (await route.fetch()).text();
       const altered = body.replace(/^7 ([0-9a-f]{16})$/m, (_, d) => `7 ${d.slice(0, 15)}${d[15] === '0' ? '1' : '0'}`);
       assert.notEqual(altered, body);
       await route.fulfill({ body: altered, contentType: 'text/plain' });
     });
     const text = await clickAndRead(page, 'check-native', 240_000);
-    assert.match(text, /^trig: first difference at tick 7 \(native [0-9a-f]{16}, this tab [0-9a-f]{16}\); 7 ticks identical before it/);
+    assert.match(text, new RegExp(`^${check}: first difference at tick 7 \\(native [0-9a-f]{16}, this tab [0-9a-f]{16}\\); 7 ticks identical before it`));
     await page.close();
   });
 
   test('"Download replay" offline: the file the browser saves passes the native `tandem replay`', { skip: unlessNoTandem() }, async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline&pellets=256');
+    const page = await openDemo(env.browser.context, env.server.origin, `?offline${knobs}`);
     await verifiesTicks(page, 120);
     await assertDownloadedReplayPasses(page);
     await page.close();

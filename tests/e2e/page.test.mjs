@@ -1,9 +1,9 @@
-// The demo page in headless Chromium (started by hand, attached over CDP): it loads only from
-// the server it was served by, draws what the world holds, steers the person's well, and
-// keeps its frames within budget; the .wasm compiled early by index.html is used, and a host
-// serving it with another type still gets a working page. Served by the tests' static server
-// (no room), so the page runs its local world (?offline); session.test.mjs plays against
-// tandem serve.
+// The page's shell in headless Chromium (started by hand, attached over CDP), with the arena's
+// package and plugin: it loads only from the server it was served by and keeps its frames
+// within budget; the .wasm compiled early by index.html is used, and a host serving it with
+// another type still gets a working page. Served by the tests' static server (no room), so the
+// page runs its offline room (?offline); session.test.mjs plays against tandem serve, and
+// tests/e2e/games/<game>/ holds what each game's plugin draws and how it is steered.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { launchChromium } from './lib/chromium.mjs';
@@ -43,21 +43,6 @@ describe('the page in Chromium', () => {
       await env.browser.context.unroute('**/*');
     }
   });
-
-  for (const [query, pellets] of [['?offline', 1024], ['?offline&pellets=4096', 4096], ['?scenario=orbits', 4096]]) {
-    test(`draws every pellet of the world as one instanced mesh (${query || 'default'}: ${pellets})`, async () => {
-      const page = await openDemo(env.browser.context, env.server.origin, query);
-      const state = await pageState(page);
-      assert.equal(state.view.pellets, pellets, 'pellets in the render view');
-      assert.equal(state.drawn.kind, 'webgl', 'the 3D view (Chromium has WebGL through SwiftShader)');
-      assert.equal(state.drawn.pellets, pellets, 'instances drawn');
-      // three.js's own count of what reached WebGL: one octahedron (8 triangles) per pellet at least.
-      assert.ok(state.drawn.triangles >= pellets * 8, `triangles drawn: ${state.drawn.triangles}`);
-      assert.equal(state.loopFailure, null);
-      assert.deepEqual(page.problems, []);
-      await page.close();
-    });
-  }
 
   test('the .wasm is fetched once, preloaded first and compiled from index.html\'s first script; a host serving it with another type still gets a working page', async () => {
     const wasmRequests = () => env.server.requests.filter((r) => r.url === '/pkg/tandem-wasm.wasm').length;
@@ -114,30 +99,6 @@ describe('the page in Chromium', () => {
     }
   });
 
-  // The offline mode's room and session both step the world in the tab: on a loaded machine a
-  // steer takes seconds to come back confirmed, hence the 30 s.
-  test('a click on the arena steers my well toward the point under the pointer', async () => {
-    const page = await openDemo(env.browser.context, env.server.origin, '?offline');
-    const box = await page.locator('#arena canvas').boundingBox();
-    // The camera looks at the arena's centre (512, 512) from the +z side, so the middle of the
-    // canvas is the centre give or take the ground plane's height (a few units toward +z).
-    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    await page.mouse.click(centre.x, centre.y);
-    await page.waitForFunction(() => {
-      const v = window.__tandem.view();
-      const me = v.wells.find((w) => w.player === v.me);
-      return me && Math.abs(me.targetX - 512) < 30 && Math.abs(me.targetY - 512) < 40;
-    }, null, { timeout: 30_000 });
-    // A point a third of the way to the right edge must steer to the right of the centre.
-    await page.mouse.click(centre.x + box.width / 6, centre.y);
-    await page.waitForFunction(() => {
-      const v = window.__tandem.view();
-      return v.wells.find((w) => w.player === v.me).targetX > 600;
-    }, null, { timeout: 30_000 });
-    assert.deepEqual(page.problems, []);
-    await page.close();
-  });
-
   // Wall-clock bounds on a 2-core machine shared with compilers: at a load of 15 one frame in
   // ten was preempted for tens of ms whatever the page did, so the bound is on the median and
   // the tail is printed. What this guards: drawing and the HUD cost no visible stall in a
@@ -178,7 +139,7 @@ describe('the page in Chromium', () => {
     await page.close();
   });
 
-  test('a phone-sized window shows the HUD without covering the whole arena', async () => {
+  test('a phone-sized window shows the HUD without covering the whole of the game\'s view', async () => {
     const page = await openDemo(env.browser.context, env.server.origin, '?offline');
     await page.setViewportSize({ width: 390, height: 844 });
     await sleep(500);
@@ -189,8 +150,8 @@ describe('the page in Chromium', () => {
     for (const [id, r] of Object.entries(boxes)) {
       assert.ok(r.left >= 0 && r.right <= 390 && r.top >= 0 && r.bottom <= 844, `${id} inside the screen: ${JSON.stringify(r)}`);
     }
-    // Between the status panel and the link panel, at least a third of the screen is arena.
-    assert.ok(boxes.link.top - boxes.status.bottom >= 844 / 3, `arena band ${boxes.link.top - boxes.status.bottom} px`);
+    // Between the status panel and the link panel, at least a third of the screen is the game's.
+    assert.ok(boxes.link.top - boxes.status.bottom >= 844 / 3, `game band ${boxes.link.top - boxes.status.bottom} px`);
     await screenshot(page, 'phone');
     await page.close();
   });

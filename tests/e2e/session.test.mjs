@@ -5,11 +5,13 @@
 // so a hidden tab goes on verifying; the times measured are in docs/performance.md. The minute-long hidden-tab test runs only with
 // TANDEM_E2E_LONG=1 (skipped otherwise, to keep the default run short).
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { hideAndFreeze, hideBehindAnotherTab, launchChromium, minimise } from './lib/chromium.mjs';
-import { assertSaysAway, openDemo, screenshot, sleep, startTandemServe, tandemServeAndBrowser } from './lib/harness.mjs';
+import { assertSaysAway, GAMES, openDemo, screenshot, sleep, startTandemServe, tandemServeAndBrowser } from './lib/harness.mjs';
 
-const TICK_HZ = 60;
+// Each game's tick rate at its defaults: the rates asserted below are fractions of it.
+const TICK_HZ_OF = { arena: 60, ships: 30 };
+let TICK_HZ = 60;
 // These tests assert paths (verified while hidden, no catch-up, a reconnection and a resync),
 // not times: the times are page-figures' (tests/e2e/page-figures.mjs, docs/performance.md).
 // A rate (ticks verified per second) is asserted at a fraction of the tick rate, which still
@@ -23,8 +25,8 @@ const LONG = process.env.TANDEM_E2E_LONG === '1';
 // client that stopped acking before it stops streaming; a live client's queue stays below it.
 const FLOW_WINDOW_BYTES = 192 * 1024;
 
-const env = tandemServeAndBrowser(launchChromium);
-const { skip } = env;
+// The game whose server and browser the tests of the running describe use (set by its hook).
+let env = null;
 
 const verification = (page) => page.evaluate(() => window.__tandem.figures().verification);
 const sessionFigures = (page) => page.evaluate(() => window.__tandem.figures().session);
@@ -125,8 +127,15 @@ function assertStayedLive({ before, during, last, after, absence, text, spanMs }
     : /^hidden \d+\.\d s: fell behind in the background (once|\d+ times), /);
 }
 
-describe('the page against `tandem serve`', { skip }, () => {
-  test('two pages join one server and both verify 600 consecutive ticks against the server\'s digests (screenshot saved)', async () => {
+for (const game of GAMES) describe(`the ${game} page against \`tandem serve --game ${game}\``, () => {
+  const mine = tandemServeAndBrowser(launchChromium, { game });
+  const { skip } = mine;
+  before(() => { env = mine; TICK_HZ = TICK_HZ_OF[game]; });
+  // What the shell does the same way for every game runs against the arena only.
+  const shellOnly = skip || (game === 'arena' ? false : 'the shell\'s own (the same for every game): run with the arena');
+  const long = skip || (LONG ? (game === 'arena' ? false : 'run with the arena') : 'long: TANDEM_E2E_LONG=1');
+
+  test('two pages join one server and both verify 600 consecutive ticks against the server\'s digests (screenshot saved)', { skip }, async () => {
     // Two tabs of one window would hide one of them: the second page gets its own context
     // (its own window), so both are visible and both draw.
     const second = await env.browser.browser.newContext();
@@ -137,7 +146,7 @@ describe('the page against `tandem serve`', { skip }, () => {
     for (const [i, v] of results.entries()) assert.ok(v.verifiedTicks >= 600, `page ${i}: ${v.verifiedTicks} verified`);
     const metrics = await env.server.metrics();
     assert.ok(metrics.tandem_room_players >= 2, `server players ${metrics.tandem_room_players}`);
-    await screenshot(pages[0], 'session-two-pages');
+    await screenshot(pages[0], `session-two-pages-${game}`);
     for (const p of pages) {
       assert.deepEqual(p.problems.filter((m) => !m.includes('GPU stall')), []);
       await p.close();
@@ -145,7 +154,7 @@ describe('the page against `tandem serve`', { skip }, () => {
     await second.close();
   });
 
-  test('the HUD shows bytes in and out per second and dropped time, from the session\'s figures; bytes out agree with what the server received', async () => {
+  test('the HUD shows bytes in and out per second and dropped time, from the session\'s figures; bytes out agree with what the server received', { skip: shellOnly }, async () => {
     const page = await openPlaying();
     // The rates cover whole closed seconds: the first appears a second after joining.
     await page.waitForFunction(() => window.__tandem.figures().bytesOutPerSec > 0 && window.__tandem.figures().bytesInPerSec > 0,
@@ -173,7 +182,7 @@ describe('the page against `tandem serve`', { skip }, () => {
     await page.close();
   });
 
-  test('hidden behind another tab for 5 s: the session in its worker went on verifying and acking while hidden, needed no catch-up on return, and the HUD says it stayed live', async () => {
+  test('hidden behind another tab for 5 s: the session in its worker went on verifying and acking while hidden, needed no catch-up on return, and the HUD says it stayed live', { skip }, async () => {
     const page = await openPlaying();
     await verifiesTicks(page, 60, 10_000);
     assert.equal(await page.evaluate(() => window.__tandem.sessionThread()), 'worker');
@@ -184,7 +193,7 @@ describe('the page against `tandem serve`', { skip }, () => {
     await page.close();
   });
 
-  test('minimised for 5 s: the session in its worker went on verifying and acking, needed no catch-up on return, and the HUD says it stayed live', async () => {
+  test('minimised for 5 s: the session in its worker went on verifying and acking, needed no catch-up on return, and the HUD says it stayed live', { skip: shellOnly }, async () => {
     const page = await openPlaying();
     await verifiesTicks(page, 60, 10_000);
     assertStayedLive(await awayAndBack(page, minimise, 5000), 5000);
@@ -192,7 +201,7 @@ describe('the page against `tandem serve`', { skip }, () => {
     await page.close();
   });
 
-  test('hidden and frozen for 10 s: the worker stops with the page; on resume the session reconnects, takes a baseline and verifies again, and the HUD says so in words (live progress sampled twice)', async () => {
+  test('hidden and frozen for 10 s: the worker stops with the page; on resume the session reconnects, takes a baseline and verifies again, and the HUD says so in words (live progress sampled twice)', { skip }, async () => {
     const page = await openPlaying();
     await verifiesTicks(page, 60, 10_000);
     const { before, after, absence, text } = await awayAndBack(page, hideAndFreeze, 10_000, { frozen: true });
@@ -207,7 +216,7 @@ describe('the page against `tandem serve`', { skip }, () => {
     await page.close();
   });
 
-  test('the server killed and restarted under the page: it reconnects and verifies', async () => {
+  test('the server killed and restarted under the page: it reconnects and verifies', { skip: shellOnly }, async () => {
     const page = await openPlaying();
     await env.server.kill();
     await page.waitForFunction(() => window.__tandem.figures().connection.state !== 'open', null, { timeout: 5000 });
@@ -225,7 +234,7 @@ describe('the page against `tandem serve`', { skip }, () => {
     await page.close();
   });
 
-  test('?debug corruption: detected at the corrupted tick, the section named, healed by a baseline, green again', async () => {
+  test('?debug corruption: detected at the corrupted tick, the section and the field named (path and both values, in the HUD), healed by a baseline, green again', { skip }, async () => {
     const page = await openPlaying('?debug');
     await verifiesTicks(page, 30, 10_000);
     // The tick of the world the button corrupted, as the session (in its worker) said when it did.
@@ -240,13 +249,22 @@ describe('the page against `tandem serve`', { skip }, () => {
     assert.ok(typeof m.section === 'string' && m.section.length > 0, `section named: ${m.section}`);
     const shown = await page.textContent('#link');
     assert.match(shown, new RegExp(String(m.tick)), 'the HUD shows the tick of the mismatch');
+    // The field, once the healing baseline's diff is known: its path and the server's value
+    // against this tab's, in the HUD's words. The debug corruption flips one bit of one field.
+    await page.waitForFunction(() => window.__tandem.figures().verification.mismatches[0].fields?.length > 0, null, { timeout: 10_000 });
+    const [known] = (await verification(page)).mismatches;
+    const [field] = known.fields;
+    assert.equal(Number(field.room) ^ 1, Number(field.thisBuild), `one bit apart: ${JSON.stringify(field)}`);
+    await page.waitForFunction((text) => document.getElementById('verify-summary').textContent.includes(text),
+      `${field.path} server ${field.room}, this tab ${field.thisBuild}`, { timeout: 5000 });
+    console.log(`# HUD: ${await page.textContent('#verify-summary')}`);
     await assertLive(page, 'after healing');
     await page.close();
   });
 
-  test('a refused connection is shown to the person (the alert), not only logged', async () => {
+  test('a refused connection is shown to the person (the alert), not only logged', { skip: shellOnly }, async () => {
     // A server with one seat: the second page is refused (room full) and says so.
-    const full = await startTandemServe({ args: ['--max-players', '1'] });
+    const full = await startTandemServe({ game, args: ['--max-players', '1'] });
     try {
       const first = await openDemo(env.browser.context, full.origin);
       await first.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 0, null, { timeout: 15_000 });
@@ -272,7 +290,7 @@ describe('the page against `tandem serve`', { skip }, () => {
   });
 
   // Long (a minute hidden): run with TANDEM_E2E_LONG=1.
-  test('hidden behind another tab for 60 s: the session in its worker stayed live the whole minute (no catch-up, no baseline on return), and the server held a bounded amount for that client meanwhile (/metrics)', { skip: LONG ? false : 'long: TANDEM_E2E_LONG=1' }, async () => {
+  test('hidden behind another tab for 60 s: the session in its worker stayed live the whole minute (no catch-up, no baseline on return), and the server held a bounded amount for that client meanwhile (/metrics)', { skip: long }, async () => {
     const page = await openPlaying();
     await verifiesTicks(page, 60, 10_000);
     const before = await env.server.metrics();

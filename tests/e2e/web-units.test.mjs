@@ -6,13 +6,15 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import { repoRoot } from './lib/harness.mjs';
-import { absenceLine, groupDigits, resumeLine } from '../../web/hud.mjs';
+import { absenceLine, groupDigits, resumeLine, verificationSummary } from '../../web/hud.mjs';
 import { feedLifecycle } from '../../web/lifecycle.mjs';
 import { parseOptions } from '../../web/options.mjs';
 import { EARLY_MAX_EVENTS, Transport, reconnectDelayMs } from '../../web/transport.mjs';
 import { SessionAdapter } from '../../web/adapters/session.mjs';
+import { knobsFromUrl } from '../../web/adapters/index.mjs';
 
 describe('the HUD resume line', () => {
   test('says the catch-up path in the words of the demo', () => {
@@ -52,6 +54,17 @@ describe('the HUD absence line of a session in its worker', () => {
   });
   test('no absence record (an adapter on the main thread): the session\'s resume line', () => {
     assert.equal(absenceLine({ absence: null, lastResume: null }), 'no absence yet');
+  });
+});
+
+describe('the HUD\'s verification line', () => {
+  test('names the last mismatch\'s section and, once the session knows it, its first field with both values', () => {
+    const m = { tick: 31, section: 'scores', fields: null, fieldsDiffering: null, healed: false };
+    assert.equal(verificationSummary({ verifiedTicks: 30, mismatches: [m] }), '30 ticks verified · 1 mismatch, last at tick 31 (scores)');
+    const known = { ...m, healed: true, fieldsDiffering: 3, fields: [{ path: 'captures', section: 'scores', room: '1400', thisBuild: '1401' }] };
+    assert.equal(verificationSummary({ verifiedTicks: 1234, mismatches: [known] }),
+      '1,234 ticks verified · 1 mismatch, last at tick 31 (scores): captures server 1400, this tab 1401 (+2 more), healed');
+    assert.equal(verificationSummary(null), 'nothing to verify: this world runs only in this tab');
   });
 });
 
@@ -160,12 +173,12 @@ describe('the transport\'s early socket', () => {
 
 describe('the session adapter', () => {
   // The module's ClientSession, reduced to the calls the adapter makes.
-  const tandem = { ClientSession: class {
-    onConnected() {} receive() {} onDisconnected() {} shouldReconnect() { return true; }
+  const tandem = { game: { name: 'toy' }, ClientSession: class {
+    onConnected() {} receive() {} onDisconnected() {} shouldReconnect() { return true; } setView() {}
     takeOutgoing() { return []; } get reconnectDelayMs() { return 250; } delete() {}
   } };
   test('dispose closes a live socket with a code a page may send, and never reopens it', () => withFakeSocket(async () => {
-    const adapter = new SessionAdapter(tandem, { serverUrl: 'ws://x/ws', watch: false, debug: false });
+    const adapter = new SessionAdapter(tandem, { serverUrl: 'ws://x/ws', watch: false, debug: false }, { view: {} });
     const [socket] = FakeSocket.all;
     socket.open();
     adapter.dispose();
@@ -176,6 +189,53 @@ describe('the session adapter', () => {
   }));
 });
 
+describe('the session adapter over each game\'s package and plugin, in Node', () => {
+  for (const game of ['arena', 'ships']) {
+    const packageDir = join(repoRoot, 'build/wasm/packages', game);
+    const skip = existsSync(join(packageDir, 'tandem.node.mjs')) ? false : `no ${packageDir} (build-scripts/build wasm)`;
+    test(`${game}: no columns before the welcome, then the plugin's columns of the room's own state, predicting or not`, { skip }, async () => {
+      const { default: createTandem } = await import(pathToFileURL(join(packageDir, 'tandem.node.mjs')).href);
+      const tandem = await createTandem();
+      const plugin = await import(`../../web/games/${game}/plugin.mjs`);
+      for (const lockstep of [false, true]) {
+        const room = new tandem.Room({});
+        const id = room.connect(0);
+        // A stand-in for the page's early socket: the adapter attaches its handlers to it and
+        // sends through it; the bytes go to and from the room directly.
+        const sent = [];
+        const early = { startedAtMs: 0, attached: false, attach(h) { this.handlers = h; this.attached = true; }, send: (b) => sent.push(b), stop() {} };
+        const adapter = new SessionAdapter(tandem, { serverUrl: 'ws://stand-in', watch: false, debug: false, lockstep }, plugin, early);
+        assert.equal(adapter.renderView().current, null, 'nothing to draw before the welcome');
+        early.handlers.onOpen(0);
+        let now = 0;
+        for (let i = 0; i < 10; ++i) {
+          now += 1000 / 60;
+          for (const bytes of sent.splice(0)) room.receive(id, bytes, now);
+          room.tick(now);
+          for (const { bytes } of room.takeOutbox().sends) early.handlers.onMessage(bytes, now);
+          adapter.advance(now, 16);
+        }
+        const view = adapter.renderView();
+        const world = room.world();
+        const state = world.state();
+        world.delete();
+        for (const [name, fields] of Object.entries(plugin.view.lists)) {
+          if (lockstep) assert.equal(view.current.lists[name].count, state[name].length, `${game} ${name}: the confirmed state's`);
+          for (const field of fields) {
+            const columns = Object.keys(view.current.lists[name].columns).filter((c) => c === field || c.startsWith(`${field}.`));
+            assert.ok(columns.length > 0, `${game}: the column(s) of ${name}.${field}`);
+          }
+        }
+        for (const path of plugin.view.scalars) assert.equal(typeof view.current.scalars[path], 'number', `${game}: ${path}`);
+        assert.equal(view.predicted, !lockstep);
+        assert.equal(adapter.figures().verification.mismatches.length, 0);
+        adapter.dispose();
+        room.delete();
+      }
+    });
+  }
+});
+
 describe('the URL options', () => {
   const at = { protocol: 'http:', host: '127.0.0.1:8080' };
   test('default to play on the page\'s own host', () => {
@@ -184,7 +244,10 @@ describe('the URL options', () => {
   });
   test('read flags, a scenario, knobs and a server; refuse nonsense knobs', () => {
     const o = parseOptions('?watch&debug=1&offline=0&scenario=orbits&pellets=4096&seed=x&server=ws://h/ws', { protocol: 'https:', host: 'e' });
-    assert.deepEqual([o.watch, o.debug, o.offline, o.scenario, o.pellets, o.seed, o.serverUrl], [true, true, false, 'orbits', 4096, 1, 'ws://h/ws']);
+    assert.deepEqual([o.watch, o.debug, o.offline, o.scenario, o.seed, o.serverUrl], [true, true, false, 'orbits', 1, 'ws://h/ws']);
+    // A game's own knobs are its plugin's to name, read from the query as given: a whole number >= 0.
+    assert.deepEqual(knobsFromUrl(new URLSearchParams(o.search), { pellets: 'pelletCount', seed: 'seed' }), { pelletCount: 4096 });
+    assert.deepEqual(knobsFromUrl(new URLSearchParams('?pellets=-3&seed=7&other=1'), { pellets: 'pelletCount', seed: 'seed' }), { seed: 7 });
     assert.equal(parseOptions('', { protocol: 'https:', host: 'e' }).serverUrl, 'wss://e/ws');
   });
   test('predict by default; ?lockstep asks for the confirmed world only', () => {
@@ -263,11 +326,12 @@ describe('the lifecycle feeder', () => {
   });
 });
 
-// The modules main.mjs reaches through static imports, as page paths ('./x.mjs', './pkg/y.mjs'):
-// read from the files, bare specifiers through index.html's import map, the package from its
-// build. Dynamic import() is not followed: that is what loads later.
-function staticGraph(html, packageDir) {
-  const imports = JSON.parse(/<script type="importmap">([\s\S]*?)<\/script>/.exec(html)[1]).imports;
+// The modules `entry` reaches through static imports, as page paths ('./x.mjs', './pkg/y.mjs'):
+// read from the files, bare specifiers through index.html's import map (none for a worker: import
+// maps do not reach workers), the package from its build. Dynamic import() is not followed: that
+// is what loads later. With `direct`, the pages `entry` imports itself.
+function staticGraph(html, packageDir, entry = './main.mjs', direct = null) {
+  const imports = html === null ? {} : JSON.parse(/<script type="importmap">([\s\S]*?)<\/script>/.exec(html)[1]).imports;
   const fileOf = (page) => (page.startsWith('./pkg/') ? join(packageDir, page.slice(6)) : join(repoRoot, 'web', page.slice(2)));
   const seen = new Set();
   const visit = (page) => {
@@ -279,15 +343,17 @@ function staticGraph(html, packageDir) {
       const mapped = imports[specifier];
       const target = mapped ?? specifier;
       assert.ok(target.startsWith('.'), `${page} imports ${specifier}, which the import map does not name`);
-      visit(`./${posix.join(mapped ? '.' : posix.dirname(page), target)}`);
+      const imported = `./${posix.join(mapped ? '.' : posix.dirname(page), target)}`;
+      if (page === entry) direct?.add(imported);
+      visit(imported);
     }
   };
-  visit('./main.mjs');
+  visit(entry);
   return seen;
 }
 
 describe('the page\'s first module graph', () => {
-  const packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package');
+  const packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/packages/arena');
   const skip = existsSync(join(packageDir, 'tandem.mjs')) ? false : `no ${packageDir} (build-scripts/build wasm)`;
   test('index.html preloads exactly main.mjs\'s static imports (with its module scripts), and three.js is not among them', { skip }, () => {
     const html = readFileSync(join(repoRoot, 'web/index.html'), 'utf8');
@@ -295,5 +361,14 @@ describe('the page\'s first module graph', () => {
     const graph = staticGraph(html, packageDir);
     assert.deepEqual([...preloaded].sort(), [...graph].sort());
     assert.ok(![...graph].some((page) => /three|\/renderer\.mjs|native-check/.test(page)), [...graph].join(' '));
+    // The session runs in its worker: the main thread loads the package only when it needs it.
+    assert.ok(![...graph].some((page) => page.startsWith('./pkg/')), [...graph].join(' '));
+  });
+  test('the session worker imports every module of its static graph itself (a worker has no modulepreload: one level of fetches)', { skip }, () => {
+    const direct = new Set();
+    const graph = staticGraph(null, packageDir, './session-worker.mjs', direct);
+    graph.delete('./session-worker.mjs');
+    assert.ok(graph.has('./pkg/tandem-wasm.mjs') && graph.has('./adapters/session.mjs'), [...graph].join(' '));
+    assert.deepEqual([...direct].sort(), [...graph].sort());
   });
 });

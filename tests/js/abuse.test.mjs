@@ -81,12 +81,20 @@ function entryPoints() {
   const clock = tandem.FixedTimestep.fromHz(60);
   const periodic = new tandem.Periodic(100);
   const noise = new tandem.ValueNoise(1);
-  const join = [{ player: 1, kind: 'join', target: { x: 0, y: 0 } }];
+  const join = [{ player: 1, kind: 'join', command: { target: { x: 0, y: 0 } } }];
+  const other = new tandem.World({ pelletCount: 8 });
   const points = {
     'new World': [(c) => new tandem.World(c), { pelletCount: 8 }],
     'World.fromSnapshot': [(b) => tandem.World.fromSnapshot(b), world.snapshot()],
     'World.step': [(i) => world.step(i), join],
     'World.equals': [(o) => world.equals(o), world],
+    'World.diff': [(o, l) => world.diff(o, l), other, 3],
+    'World.setView': [(s) => world.setView(s), { lists: { wells: ['pos'] }, scalars: ['tick'] }],
+    'resolveConfig': [(c) => tandem.resolveConfig(c), { pelletCount: 8 }],
+    'checkCommand': [(c) => tandem.checkCommand(c), { target: { x: 1, y: 2 } }],
+    'frameBudgetMs': [(g) => tandem.frameBudgetMs(g), 16],
+    'workerBudgetMs': [(g) => tandem.workerBudgetMs(g), 16],
+    'fx.fromUnits': [(u) => fx.fromUnits(u), 1.5],
     'encodeInputs': [(i) => tandem.encodeInputs(i), join],
     'decodeInputs': [(b) => tandem.decodeInputs(b), new Uint8Array(13)],
     'Scenario.open': [(n, f) => tandem.Scenario.open(n, f), 'trig', world],
@@ -116,6 +124,7 @@ function entryPoints() {
   const id = room.connect(0);
   const session = new tandem.ClientSession({ nowMs: 0, measureStepCost: false });
   const bot = new tandem.ScriptedBot({ seed: 1 });
+  const offline = new tandem.OfflineMatch({ nowMs: 0, bots: 2, config: { pelletCount: 16 } });
   room.startRecording();
   room.tick(16);
   const recording = room.takeRecording();
@@ -135,8 +144,16 @@ function entryPoints() {
     'ClientSession.advance': [(t, b) => session.advance(t, b), 4, 8],
     'ClientSession.onSuspend': [(t) => session.onSuspend(t), 5],
     'ClientSession.onResume': [(t) => session.onResume(t), 6],
-    'ClientSession.steer': [(x, y, t) => session.steer(x, y, t), 1, 2, 7],
+    'ClientSession.sendCommand': [(c, t) => session.sendCommand(c, t), { target: { x: 1, y: 2 } }, 7],
+    'ClientSession.setView': [(s) => session.setView(s), { lists: { pellets: ['pos'] } }],
     'ClientSession.renderView': [(t) => session.renderView(t), 8],
+    'ClientSession.corruptOnce': [(p) => session.corruptOnce(p), 'captures'],
+    'new OfflineMatch': [(o) => new tandem.OfflineMatch(o).delete(), { nowMs: 0, bots: 1, config: { pelletCount: 8 } }],
+    'OfflineMatch.advance': [(t, b) => offline.advance(t, b), 20, 8],
+    'OfflineMatch.pump': [(t) => offline.pump(t), 40],
+    'OfflineMatch.sendCommand': [(c, t) => offline.sendCommand(c, t), { target: { x: 3, y: 4 } }, 41],
+    'OfflineMatch.setView': [(s) => offline.setView(s), { lists: { wells: ['player'] } }],
+    'OfflineMatch.corruptOnce': [(p) => offline.corruptOnce(p), ''],
     'new ScriptedBot': [(o) => new tandem.ScriptedBot(o), { seed: 3 }],
     'ScriptedBot.receive': [(b) => bot.receive(b), new Uint8Array([200, 1])],
   });
@@ -144,7 +161,7 @@ function entryPoints() {
     points[`fx.${name}`] = [(a) => fx[name](a), 65536];
   }
   for (const name of ['add', 'sub', 'mul', 'div']) points[`fx.${name}`] = [(a, b) => fx[name](a, b), 65536, 3];
-  const done = () => [world, scenario, clock, periodic, room, session, bot].forEach((o) => o.delete());
+  const done = () => [world, other, scenario, clock, periodic, room, session, bot, offline].forEach((o) => o.delete());
   return { points, done };
 }
 
@@ -210,7 +227,7 @@ describe('hostile calls leave the instance usable', () => {
     assert.equal(scenario.tick, 0);
     scenario.delete();
     const largest = new tandem.World({ pelletCount: 131072, maxPlayers: 64 });
-    largest.step(Array.from({ length: 64 }, (_, player) => ({ player, kind: 'join', target: { x: 0, y: 0 } })));
+    largest.step(Array.from({ length: 64 }, (_, player) => ({ player, kind: 'join', command: { target: { x: 0, y: 0 } } })));
     const bytes = largest.snapshot();
     assert.ok(bytes.length < 1 << 24 && bytes.length > 3e6, `the largest world's snapshot (${bytes.length} bytes) is under the limit`);
     assert.ok(tandem.World.fromSnapshot(bytes).equals(largest));
@@ -231,14 +248,18 @@ describe('hostile calls leave the instance usable', () => {
   test('a caller\'s object is read once, in JS: a getter changing its answer cannot reach the C++', () => {
     const world = new tandem.World({ pelletCount: 16 });
     let reads = 0;
-    const fickle = { player: 1, get kind() { reads += 1; return reads === 1 ? 'join' : 12345; }, target: { x: 0, y: 0 } };
+    const fickle = { player: 1, get kind() { reads += 1; return reads === 1 ? 'join' : 12345; }, command: { target: { x: 0, y: 0 } } };
     world.step([fickle]);
     assert.equal(reads, 1, 'kind was read once');
-    assert.deepEqual(world.wells().map((w) => w.player), [1]);
+    assert.deepEqual(world.state().wells.map((w) => w.player), [1]);
+    let targetReads = 0;
+    const target = { get x() { targetReads += 1; return targetReads === 1 ? 5 : 'far'; }, y: 0 };
+    world.step([{ player: 1, kind: 'command', command: { target } }]);
+    assert.equal(targetReads, 1, 'a command field was read once');
     let configReads = 0;
     const config = { get pelletCount() { configReads += 1; return configReads === 1 ? 8 : 'lots'; } };
     const other = new tandem.World(config);
-    assert.equal(other.pelletCount, 8);
+    assert.equal(other.state().pellets.length, 8);
     [world, other].forEach((w) => w.delete());
     stillWorks();
   });

@@ -32,7 +32,7 @@ function nativeSeconds(n) {
 const cpuSeconds = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1e6; };
 
 const tandem = await loadTandem();
-const pellets = (() => { const s = tandem.Scenario.open(name); const n = s.world.pelletCount; s.delete(); return n; })();
+const pellets = (() => { const s = tandem.Scenario.open(name); const n = s.world.state().pellets.length; s.delete(); return n; })();
 
 let bestWasm = Infinity;
 let bestNative = Infinity;

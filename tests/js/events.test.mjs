@@ -1,5 +1,5 @@
 // What a step did, from JS: world.events() is the Stepper's event list of the last step, as
-// objects {kind, player, pellet}. Joins, leaves and refused joins are reported per input in
+// the arena's registration reads them: objects {kind, tick, player, pellet}. Joins, leaves and refused joins are reported per input in
 // canonical order; captures per pellet, each naming a pellet whose slot respawned under its
 // next generation (read from the canonical dump), and summed over a run they equal the native
 // CLI's capture count.
@@ -10,8 +10,10 @@ import { cli, loadTandem } from './support.mjs';
 let tandem;
 before(async () => { tandem = await loadTandem(); });
 
-const at = (x, y) => ({ x: x * 65536, y: y * 65536 });
-const event = (kind, player, pellet = 0) => ({ kind, player, pellet });
+const at = (x, y) => ({ x: tandem.fx.fromInt(x), y: tandem.fx.fromInt(y) });
+const join = (player, target) => ({ player, kind: 'join', command: { target } });
+const steer = (player, target) => ({ player, kind: 'command', command: { target } });
+const event = (kind, tick, player, pellet = 0) => ({ kind, tick, player, pellet });
 
 // pellet index -> generation, from "pellets[i].generation N" lines of a canonical dump.
 function generations(world) {
@@ -24,13 +26,12 @@ describe('step events', () => {
   test('joins, refused joins and leaves are reported per input in canonical order; no-ops report nothing', () => {
     const world = new tandem.World({ maxPlayers: 1, pelletCount: 16 });
     assert.deepEqual(world.events(), [], 'nothing before the first step');
-    world.step([{ player: 7, kind: 'join', target: at(10, 10) }, { player: 3, kind: 'join', target: at(20, 20) }]);
-    assert.deepEqual(world.events(), [event('joined', 3), event('join_refused', 7)]);
-    world.step([{ player: 3, kind: 'join', target: at(5, 5) }, { player: 3, kind: 'steer', target: at(9, 9) },
-      { player: 8, kind: 'leave' }]);
+    world.step([join(7, at(10, 10)), join(3, at(20, 20))]);
+    assert.deepEqual(world.events(), [event('joined', 1, 3), event('join_refused', 1, 7)]);
+    world.step([join(3, at(5, 5)), steer(3, at(9, 9)), { player: 8, kind: 'leave' }]);
     assert.deepEqual(world.events(), [], 'a member\'s join, a steer and a non-member\'s leave change nothing');
-    world.step([{ player: 7, kind: 'join', target: at(10, 10) }, { player: 3, kind: 'leave' }]);
-    assert.deepEqual(world.events(), [event('left', 3), event('joined', 7)]);
+    world.step([join(7, at(10, 10)), { player: 3, kind: 'leave' }]);
+    assert.deepEqual(world.events(), [event('left', 3, 3), event('joined', 3, 7)]);
     world.step();
     assert.deepEqual(world.events(), [], 'the list is the last step\'s only');
     world.delete();
@@ -52,7 +53,8 @@ describe('step events', () => {
         const after = generations(world);
         const bumped = after.flatMap((g, i) => (g !== before[i] ? [i] : []));
         assert.deepEqual(captures.map((e) => e.pellet), bumped, `tick ${tick}: the captured pellets are the respawned ones`);
-        const players = new Set(world.wells().map((w) => w.player));
+        const players = new Set(world.state().wells.map((w) => w.player));
+        for (const e of captures) assert.equal(e.tick, tick, 'an event carries the tick its step produced');
         for (const e of captures) assert.ok(players.has(e.player), `tick ${tick}: captured by a present player`);
         checked += 1;
       }
@@ -60,7 +62,7 @@ describe('step events', () => {
     }
     assert.equal(checked, 10, 'captures happened');
     assert.equal(captured, native);
-    assert.equal(world.captures, native);
+    assert.equal(world.state().captures, BigInt(native));
     scenario.delete();
   });
 

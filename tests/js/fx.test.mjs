@@ -32,6 +32,16 @@ describe('fx', () => {
     assert.equal(fx.EPSILON, 1);
   });
 
+  test('fromUnits rounds a number of units to the nearest raw value, halves away from zero, and saturates', () => {
+    for (const [units, expected] of [[1.5, 98304], [-1.5, -98304], [0, 0], [1 / 131072, 1], [-1 / 131072, -1],
+      [3 / 131072, 2], [1 / 262144, 0], [100.25, 6569984], [40000, INT32_MAX], [-40000, INT32_MIN]]) {
+      assert.equal(fx.fromUnits(units), expected, String(units));
+    }
+    assert.throws(() => fx.fromUnits(NaN), RangeError);
+    assert.throws(() => fx.fromUnits(Infinity), RangeError);
+    assert.throws(() => fx.fromUnits('1'), TypeError);
+  });
+
   test('fromInt scales by 2^16 and saturates outside the integer range', () => {
     assert.equal(fx.fromInt(3), 3 * 65536);
     assert.equal(fx.fromInt(-32768), INT32_MIN);

@@ -1,5 +1,6 @@
-// The package as a user gets it: `npm install <build/wasm/package>` into a fresh project,
-// then a bare `import 'tandem'` in plain Node (no flags, no options), and the typings
+// A game's package as a user gets it (the arena's): `npm install <build/wasm/packages/arena>`
+// into a fresh project, then a bare `import 'tandem-arena'` in plain Node (no flags, no
+// options), and the typings (the generic tandem.d.ts and the game's generated game.d.ts)
 // compiled with `tsc --strict` against a usage sample resolved through the exports map.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -18,9 +19,9 @@ after(() => rmSync(project, { recursive: true, force: true }));
 describe('the package', () => {
   test('its manifest is an ES module: types first, Node\'s entry under "node", the browser\'s as the default', () => {
     const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
-    assert.equal(manifest.name, 'tandem');
+    assert.equal(manifest.name, 'tandem-arena');
     assert.equal(manifest.type, 'module');
-    assert.deepEqual(manifest.exports['.'], { types: './tandem.d.ts', node: './tandem.node.mjs', default: './tandem.mjs' });
+    assert.deepEqual(manifest.exports['.'], { types: './game.d.ts', node: './tandem.node.mjs', default: './tandem.mjs' });
     for (const file of manifest.files) assert.ok(existsSync(join(packageDir, file)), `${file} is in the package`);
   });
 
@@ -28,7 +29,7 @@ describe('the package', () => {
     writeFileSync(join(project, 'no-eval.mjs'), `
       let evalRefused = false;
       try { new Function('return 1'); } catch { evalRefused = true; }
-      const tandem = await (await import('tandem')).default();
+      const tandem = await (await import('tandem-arena')).default();
       const session = new tandem.ClientSession({ nowMs: 0 });
       session.delete();
       console.log(JSON.stringify({ evalRefused, stream: tandem.runScenario('orbits', 4, 2).map((e) => e.tick) }));
@@ -39,7 +40,7 @@ describe('the package', () => {
 
   test('a bare import of the installed package works in Node with no flags or options', () => {
     writeFileSync(join(project, 'main.mjs'), `
-      const tandem = await (await import('tandem')).default();
+      const tandem = await (await import('tandem-arena')).default();
       const world = new tandem.World({ pelletCount: 16 });
       world.step();
       console.log(JSON.stringify({ version: tandem.version, fingerprint: tandem.fingerprint,
@@ -69,13 +70,15 @@ describe('the package', () => {
     }
   });
 
-  test('the typings reject misuse: a wrong input kind and a string where a raw Fx goes', () => {
+  test('the typings reject misuse: a wrong input kind, a string where a raw Fx goes, another game\'s command, an unknown knob', () => {
     const tsc = join(here, 'node_modules/typescript/bin/tsc');
     writeFileSync(join(project, 'misuse.ts'), `
-      import createTandem from 'tandem';
+      import createTandem from 'tandem-arena';
       const tandem = await createTandem();
-      new tandem.World().step([{ player: 1, kind: 'jump', target: { x: 0, y: 0 } }]);
+      new tandem.World().step([{ player: 1, kind: 'jump', command: { target: { x: 0, y: 0 } } }]);
       tandem.fx.add('1', 2);
+      tandem.checkCommand({ buttons: 1 });
+      new tandem.World({ pellets: 5 });
     `);
     writeFileSync(join(project, 'tsconfig.misuse.json'), JSON.stringify({
       compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', types: [] },
@@ -89,6 +92,8 @@ describe('the package', () => {
     }
     assert.match(output, /misuse\.ts\(4,/, 'the bad input kind is a type error');
     assert.match(output, /misuse\.ts\(5,/, 'the string argument is a type error');
+    assert.match(output, /misuse\.ts\(6,/, 'ships\' command given to the arena is a type error');
+    assert.match(output, /misuse\.ts\(7,/, 'an unknown knob is a type error');
   });
 });
 

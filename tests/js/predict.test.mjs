@@ -9,6 +9,8 @@ import { loadTandem } from './support.mjs';
 const TICK_MS = 1000 / 60;
 const ONE_WAY_MS = 50;
 let tandem;
+// The arena's command: steer toward (x, y) units.
+const steer = (session, x, y, now) => session.sendCommand({ target: { x: tandem.fx.fromUnits(x), y: tandem.fx.fromUnits(y) } }, now);
 
 before(async () => {
   tandem = await loadTandem();
@@ -39,7 +41,7 @@ function delayedMatch(config, sessions) {
           while (c.up.length > 0 && c.up[0].at <= now) room.receive(c.id, c.up.shift().bytes, now);
         }
         room.tick(now);
-        roomDigest.set(room.stats().tick, room.worldDigest());
+        roomDigest.set(room.stats().tick, room.stateDigest());
         for (const { to, bytes } of room.takeOutbox().sends) clients.find((c) => c.id === to).down.push({ at: now + ONE_WAY_MS, bytes });
         for (const c of clients) {
           while (c.down.length > 0 && c.down[0].at <= now) c.session.receive(c.down.shift().bytes, now);
@@ -76,7 +78,7 @@ describe('ClientSession {predict: true}', () => {
       const m = delayedMatch({ pelletCount: 64 }, [{ predict: true, ...options }, {}]);
       const [me] = m.clients;
       m.run(180, (c, now) => {
-        if (c === me) me.session.steer(Math.round((500 + 100 * Math.sin(now / 300)) * 65536), 500 * 65536, now);
+        if (c === me) steer(me.session, 500 + 100 * Math.sin(now / 300), 500, now);
       });
       const f = me.session.figures();
       depths[name] = { depth: f.prediction.depthTicks, window: f.prediction.windowTicks };
@@ -92,6 +94,7 @@ describe('ClientSession {predict: true}', () => {
   test('the own steer is drawn at once, a round trip before the confirmed world has it; the confirmed world verifies every tick', () => {
     const m = delayedMatch({ pelletCount: 64 }, [{ predict: true }, {}]);
     const [me, other] = m.clients;
+    me.session.setView({ lists: { wells: ['player', 'target'] } });
     m.run(120);
     const target = { x: 200, y: 800 };
     let sent = null;
@@ -100,12 +103,13 @@ describe('ClientSession {predict: true}', () => {
     m.run(120, (c, now) => {
       if (c !== me) return;
       if (sent === null) {
-        me.session.steer(target.x * 65536, target.y * 65536, now);
+        steer(me.session, target.x, target.y, now);
         sent = now;
       }
       const view = me.session.renderView(now);
-      const mine = view.wells.find((w) => w.player === view.me);
-      if (drawnAt === null && mine?.targetX === target.x) drawnAt = now;
+      const wells = view.current?.lists.wells.columns;
+      const mine = wells ? Array.from(wells.player).indexOf(view.me) : -1;
+      if (drawnAt === null && mine >= 0 && wells['target.x'][mine] === target.x) drawnAt = now;
       const confirmed = me.session.figures().session;
       if (confirmedAt === null && confirmed.inputsApplied >= 1 && confirmed.verifiedTick >= confirmed.serverTick - 1) confirmedAt = now;
     });
@@ -137,7 +141,7 @@ describe('ClientSession {predict: true}', () => {
     const [me, other] = m.clients;
     m.run(300, (c, now) => {
       const t = Math.round(now / TICK_MS);
-      if (t > 60 && t % 5 === (c === me ? 0 : 2)) c.session.steer(((t * 13) % 900 + 50) * 65536, ((t * 7) % 800 + 80) * 65536, now);
+      if (t > 60 && t % 5 === (c === me ? 0 : 2)) steer(c.session, (t * 13) % 900 + 50, (t * 7) % 800 + 80, now);
     });
     const during = me.session.figures().prediction;
     assert.ok(during.rollbacks > 10, `${during.rollbacks} rollbacks`);

@@ -45,7 +45,7 @@ describe('Room', () => {
     assert.throws(() => new tandem.Room({ inputDelayTicks: -1 }), RangeError);
     const room = new tandem.Room({ pelletCount: 64, inputDelayTicks: 3, maxPlayers: 4, maxWatchers: 9 });
     const limits = room.limits();
-    assert.deepEqual([limits.inputDelayTicks, limits.maxPlayers, limits.maxWatchers, limits.world.pelletCount], [3, 4, 9, 64]);
+    assert.deepEqual([limits.inputDelayTicks, limits.maxPlayers, limits.maxWatchers, limits.game.pelletCount], [3, 4, 9, 64]);
     assert.equal(limits.ringTicks, 600, 'ten seconds at 60 Hz');
     room.delete();
     assert.throws(() => room.tick(0), /deleted/);
@@ -81,7 +81,7 @@ describe('Room', () => {
     assert.equal(w[0].config.length, 8 + 15 * 4);
     const config = Buffer.from(w[0].config);
     assert.deepEqual([config.readUInt32LE(8), config.readUInt32LE(16), config.readUInt32LE(20)],
-      [60, 64, room.limits().world.maxPlayers], 'tick_hz, pellet_count, max_players');
+      [60, 64, room.limits().game.maxPlayers], 'tick_hz, pellet_count, max_players');
     assert.equal(w[0].maxPlayers, room.limits().maxPlayers);
     const frames = w.filter((m) => m.kind === 'frame');
     assert.deepEqual(frames.map((f) => f.tick), Array.from({ length: 31 }, (_, i) => i + 1), 'one frame per tick, consecutive');
@@ -99,7 +99,7 @@ describe('Room', () => {
     const framesOf = (id) => inbox[id].filter((m) => m.message.kind === 'frame');
     const last = framesOf(a).at(-1);
     assert.equal(framesOf(watcher).at(-1).bytes, last.bytes, 'the same Uint8Array for every recipient');
-    assert.equal(last.message.digest, room.worldDigest());
+    assert.equal(last.message.digest, room.stateDigest());
     const stats = room.stats();
     assert.deepEqual([stats.tick, stats.players, stats.watchers, stats.framesEncoded, stats.baselinesSent], [31, 2, 1, 31, 3]);
     room.delete();
@@ -148,7 +148,7 @@ describe('Room', () => {
       const inbox = {};
       drain(room, inbox);
       baseline = (inbox[id] ?? []).map((m) => m.message).find((m) => m.kind === 'baseline') ?? null;
-      digestThen = room.worldDigest();
+      digestThen = room.stateDigest();
     }
     assert.equal(baseline?.tick, repeat, 'sent at the tick a second after the one before');
     const world = tandem.World.fromSnapshot(baseline.snapshot);

@@ -1,5 +1,5 @@
-// The ES module's ClientSession against the ES module's Room, in process: the calls the page
-// makes (web/adapters/session.mjs) and the shapes it reads (web/adapters/README.md). Verdicts
+// The ES module's ClientSession against the ES module's Room, in process (the arena's package):
+// the calls the page's shell makes and the shapes it reads (web/README.md). Verdicts
 // come from bytes read by hand from the protocol's layout (wire.mjs), from the room's own
 // world, and from the native `tandem replay` re-running what the session received.
 import assert from 'node:assert/strict';
@@ -86,7 +86,7 @@ describe('ClientSession', () => {
     const steers = [];
     m.run(120, {
       each: (i) => {
-        player.session.steer((i - 60) << 16, (30 - i) << 16, m.now);
+        player.session.sendCommand({ target: { x: (i - 60) << 16, y: (30 - i) << 16 } }, m.now);
         steers.push(...player.session.takeOutgoing());
       },
     });
@@ -101,7 +101,7 @@ describe('ClientSession', () => {
     assert.deepEqual([inputs[0].readInt32LE(6), inputs[0].readInt32LE(10)], [-60 << 16, 30 << 16]);
     m.run(10);
 
-    const digest = m.room.worldDigest();
+    const digest = m.room.stateDigest();
     for (const [c, watch] of [[player, false], [watcher, true]]) {
       const f = c.session.figures();
       assert.equal(f.session.mismatches, 0);
@@ -113,23 +113,28 @@ describe('ClientSession', () => {
       assert.equal(f.me, watch ? null : 1);
       assert.equal(f.error, null);
     }
-    // Scores and wells as the room's world has them.
+    // What the page draws is the room's world: the selected fields, in units, and the scores.
     const world = m.room.world();
-    assert.deepEqual(player.session.figures().players, world.scores());
+    const state = world.state();
+    player.session.setView({ lists: { wells: ['player', 'pos', 'score'], pellets: ['pos'] }, scalars: ['config.arena_size'] });
     const view = player.session.renderView(m.now);
     assert.equal(view.tick, world.tick);
     assert.equal(view.me, 1);
-    assert.equal(view.arenaSize, tandem.fx.toNumber(world.config().arenaSize));
+    assert.equal(view.current.scalars['config.arena_size'], tandem.fx.toNumber(world.config().arenaSize));
     assert.ok(view.alpha >= 0 && view.alpha <= 1);
-    assert.deepEqual(Array.from(view.pellets.current), Array.from(world.pelletPositions()));
-    assert.equal(view.pellets.previous.length, view.pellets.current.length);
-    const [well] = world.wells();
-    assert.deepEqual([view.wells[0].player, view.wells[0].x, view.wells[0].score],
-      [well.player, Math.fround(tandem.fx.toNumber(well.pos.x)), well.score]);
+    const pellets = view.current.lists.pellets;
+    assert.equal(pellets.count, state.pellets.length);
+    assert.deepEqual(Array.from(pellets.columns['pos.x']), state.pellets.map((p) => Math.fround(p.pos.x / tandem.fx.ONE)));
+    assert.deepEqual(Array.from(pellets.columns['pos.y']), state.pellets.map((p) => Math.fround(p.pos.y / tandem.fx.ONE)));
+    assert.equal(view.previous.lists.pellets.count, pellets.count);
+    const wells = view.current.lists.wells.columns;
+    assert.deepEqual(Array.from(wells.player), state.wells.map((w) => w.player));
+    assert.deepEqual(Array.from(wells.score), state.wells.map((w) => w.score));
+    assert.equal(wells['pos.x'][0], Math.fround(tandem.fx.toNumber(state.wells[0].pos.x)));
     // Zero-copy: a second view is over the same module memory, at the same place.
     const again = player.session.renderView(m.now);
-    assert.equal(again.pellets.current.buffer, view.pellets.current.buffer);
-    assert.equal(again.pellets.current.byteOffset, view.pellets.current.byteOffset);
+    assert.equal(again.current.lists.pellets.columns['pos.x'].buffer, pellets.columns['pos.x'].buffer);
+    assert.equal(again.current.lists.pellets.columns['pos.x'].byteOffset, pellets.columns['pos.x'].byteOffset);
     world.delete();
 
     // What the player received re-runs clean in the native build.
@@ -161,7 +166,7 @@ describe('ClientSession', () => {
     assert.ok(mismatch.fieldsTick >= mismatch.tick, 'compared at the healing baseline, at or after the mismatch');
     assert.equal(f.session.resyncs, 1);
     assert.equal(f.session.baselines, 2);
-    assert.equal(f.session.digest, m.room.worldDigest(), 'verifying again, at the room\'s tick');
+    assert.equal(f.session.digest, m.room.stateDigest(), 'verifying again, at the room\'s tick');
     m.delete();
   });
 
@@ -189,7 +194,7 @@ describe('ClientSession', () => {
         JSON.stringify(f.lastResume));
       assert.ok(Math.abs(f.lastResume.awayMs - seconds * 1000) < 20, `${f.lastResume.awayMs} ms away`);
       assert.equal(f.session.mismatches, 0);
-      assert.equal(f.session.digest, m.room.worldDigest(), `${seconds} s: verifying at the room's tick again`);
+      assert.equal(f.session.digest, m.room.stateDigest(), `${seconds} s: verifying at the room's tick again`);
       m.delete();
     }
   });
@@ -198,7 +203,9 @@ describe('ClientSession', () => {
     assert.throws(() => new tandem.ClientSession({ nowMs: -1 }), RangeError);
     assert.throws(() => new tandem.ClientSession({ watch: 'yes', nowMs: 0 }), TypeError);
     const s = new tandem.ClientSession({ nowMs: 0 });
-    assert.throws(() => s.steer(0.5, 0, 1), RangeError);
+    assert.throws(() => s.sendCommand({ target: { x: 0.5, y: 0 } }, 1), RangeError);
+    assert.throws(() => s.sendCommand({ aim: { x: 0, y: 0 } }, 1), TypeError);
+    assert.throws(() => s.setView({ lists: { wells: ['aim'] } }), RangeError);
     assert.throws(() => s.receive('bytes', 1), TypeError);
     assert.match(s.checkAgainstNative(), /nothing to check yet/);
     // A message that does not decode is counted and ignored.
@@ -207,35 +214,5 @@ describe('ClientSession', () => {
     assert.equal(decodeServer(new Uint8Array([0x86, 3, 0, 0])).code, 3);
     s.delete();
     assert.throws(() => s.figures(), /deleted/);
-  });
-});
-
-describe('the page\'s session adapter (web/adapters/session.mjs)', () => {
-  test('arenaSize is null before the welcome and then the room world\'s arena side, in units, predicting or not', async () => {
-    const { SessionAdapter } = await import('../../web/adapters/session.mjs');
-    for (const lockstep of [false, true]) {
-      const room = new tandem.Room({ pelletCount: 16 });
-      const id = room.connect(0);
-      // A stand-in for the page's early socket: the adapter attaches its handlers to it and
-      // sends through it; the bytes go to and from the room directly.
-      const sent = [];
-      const early = { startedAtMs: 0, attached: false, attach(h) { this.handlers = h; this.attached = true; }, send: (b) => sent.push(b), stop() {} };
-      const adapter = new SessionAdapter(tandem, { serverUrl: 'ws://stand-in', watch: false, debug: false, lockstep }, early);
-      assert.equal(adapter.arenaSize, null, 'no world before the welcome');
-      early.handlers.onOpen(0);
-      let now = 0;
-      for (let i = 0; i < 10; ++i) {
-        now += TICK_MS;
-        for (const bytes of sent.splice(0)) room.receive(id, bytes, now);
-        room.tick(now);
-        for (const { bytes } of room.takeOutbox().sends) early.handlers.onMessage(bytes, now);
-        adapter.advance(now, 16);
-      }
-      const world = room.world();
-      assert.equal(adapter.arenaSize, tandem.fx.toNumber(world.config().arenaSize), lockstep ? 'lockstep' : 'predicting');
-      world.delete();
-      adapter.dispose();
-      room.delete();
-    }
   });
 });

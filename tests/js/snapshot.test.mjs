@@ -79,7 +79,7 @@ describe('bad snapshots', () => {
   let good;
   before(() => {
     const world = new tandem.World({ seed: 5, pelletCount: 64 });
-    world.step([{ player: 3, kind: 'join', target: { x: 1 << 24, y: 1 << 24 } }]).step();
+    world.step([{ player: 3, kind: 'join', command: { target: { x: 1 << 24, y: 1 << 24 } } }]).step();
     good = world.snapshot();
     world.delete();
   });

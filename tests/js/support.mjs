@@ -9,15 +9,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-export const packageDir = resolve(process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package'));
+// Every game's package is built in build/wasm/packages/<game>; the tests of the module's API
+// run against the arena's (TANDEM_PACKAGE_DIR names another), the tests over every game against each.
+export const packagesDir = resolve(process.env.TANDEM_PACKAGES_DIR ?? join(repoRoot, 'build/wasm/packages'));
+export const packageDir = resolve(process.env.TANDEM_PACKAGE_DIR ?? join(packagesDir, 'arena'));
+export const packageDirOf = (game) => join(packagesDir, game);
+export const GAMES = ['arena', 'ships'];
 export const nativeBuildDir = resolve(process.env.TANDEM_NATIVE_BUILD_DIR ?? join(repoRoot, 'build/native'));
 export const cliPath = process.env.TANDEM_CLI ?? join(nativeBuildDir, 'src/cli/tandem');
 
 // The package's Node entry by path: `import createTandem from '<dir>/tandem.node.mjs'` (what
 // `import 'tandem'` resolves to in Node).
-export async function loadTandem(options) {
-  const entry = join(packageDir, 'tandem.node.mjs');
-  if (!existsSync(entry)) throw new Error(`no package at ${packageDir}: run build-scripts/build wasm`);
+export async function loadTandem(options, dir = packageDir) {
+  const entry = join(dir, 'tandem.node.mjs');
+  if (!existsSync(entry)) throw new Error(`no package at ${dir}: run build-scripts/build wasm`);
   const { default: createTandem } = await import(pathToFileURL(entry).href);
   return createTandem(options);
 }

@@ -94,4 +94,18 @@ describe('Periodic', () => {
     hz.delete();
     assert.throws(() => new tandem.Periodic(0), RangeError);
   });
+
+  test('frameBudgetMs is the client session\'s rule: 8 ms, or half a slower frame\'s gap, at most 32 ms; an unknown or an away gap gives 8', () => {
+    for (const [gap, budget] of [[0, 8], [10, 8], [16.7, 8.35], [20, 10], [40, 20], [64, 32], [100, 32], [999, 32], [1000, 8], [5000, 8]]) {
+      assert.equal(tandem.frameBudgetMs(gap), budget, `gap ${gap} ms`);
+    }
+    assert.throws(() => tandem.frameBudgetMs('16'), TypeError);
+  });
+
+  test('workerBudgetMs is all the time since the previous advance, within 8 to 32 ms, however long the wait', () => {
+    for (const [since, budget] of [[0, 8], [5, 8], [16.7, 16.7], [20, 20], [32, 32], [40, 32], [1000, 32], [60000, 32]]) {
+      assert.equal(tandem.workerBudgetMs(since), budget, `since ${since} ms`);
+    }
+    assert.throws(() => tandem.workerBudgetMs('16'), TypeError);
+  });
 });

@@ -1,9 +1,10 @@
 // The lockstep protocol written and read byte by byte from its documented layout
 // (include/tandem/net/protocol.hpp), little-endian, so the tests of the ES module's Room and
-// Replay check them against bytes the code under test did not produce. Protocol version 3:
+// Replay check them against bytes the code under test did not produce. Protocol version 4:
 // the game's name in the hello and the welcome, its config, commands and section digests as
-// opaque payloads (the arena's command is 8 bytes, its target); a resume token may end a hello
-// and a player's welcome, which the ES module's rooms (no token source) never send. Also the arena's fingerprint
+// opaque payloads (the arena's command is 8 bytes, its target); the hello's length-prefixed
+// resume token and ticket (none here), and a token that may end a player's welcome, which the
+// ES module's rooms (no token source) never send. Also the arena's fingerprint
 // hash, taken from a snapshot the native CLI writes (bytes 6..13 after "TNDM" and the u16
 // format version).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,14 +29,14 @@ export function nativeFingerprintHash() {
 
 // The protocol version these layouts are (protocol_version), and the game every room of the
 // ES module plays. The arena's command is its steer target, i32 x raw | i32 y raw.
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 export const ARENA_COMMAND_BYTES = 8;
 
 // u8 type | u16 version | u64 fingerprint hash | u8 role (0 play, 1 watch) | u8 n | n bytes of
-// the game's name
+// the game's name | u8 token length (0) | u16 ticket length (0)
 export function hello(fingerprint, { version = PROTOCOL_VERSION, role = 0, game = 'arena' } = {}) {
   const name = Buffer.from(game, 'latin1');
-  const b = Buffer.alloc(13 + name.length);
+  const b = Buffer.alloc(16 + name.length);
   b[0] = type.hello;
   b.writeUInt16LE(version, 1);
   Buffer.from(fingerprint).copy(b, 3);

@@ -1,5 +1,6 @@
-// tandem.World through the module: stepping with plain-object inputs, refusing malformed
-// ones without touching the world, digests, snapshots in one build, and handle lifetimes.
+// tandem.World through the arena's module: stepping with plain-object inputs, refusing
+// malformed ones without touching the world, digests, snapshots in one build, the state read
+// back through the game's visitor, and handle lifetimes.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
@@ -11,6 +12,9 @@ let fx;
 before(async () => { tandem = await loadTandem(); ({ fx } = tandem); });
 
 const at = (x, y) => ({ x: fx.fromInt(x), y: fx.fromInt(y) });
+const joinAt = (player, target) => ({ player, kind: 'join', command: { target } });
+const steer = (player, target) => ({ player, kind: 'command', command: { target } });
+const scores = (world) => world.state().wells.map(({ player, score }) => ({ player, score }));
 
 describe('World', () => {
   let world;
@@ -19,7 +23,7 @@ describe('World', () => {
 
   test('a new world is at tick 0 with the pellets it was asked for', () => {
     assert.equal(world.tick, 0);
-    assert.equal(world.pelletCount, 256);
+    assert.equal(world.state().pellets.length, 256);
     assert.deepEqual(Object.keys(world.sectionDigests()), ['config', 'wells', 'pellets', 'scores', 'rng']);
   });
 
@@ -55,37 +59,35 @@ describe('World', () => {
   test('step applies joins and steers, in any order, and advances one tick', () => {
     const a = new tandem.World({ seed: 3, pelletCount: 128 });
     const b = new tandem.World({ seed: 3, pelletCount: 128 });
-    const inputs = [
-      { player: 2, kind: 'join', target: at(100, 100) },
-      { player: 5, kind: 'join', target: at(900, 300) },
-      { player: 2, kind: 'steer', target: at(500, 500) },
-    ];
+    const inputs = [joinAt(2, at(100, 100)), joinAt(5, at(900, 300)), steer(2, at(500, 500))];
     a.step(inputs);
     b.step([...inputs].reverse());
     assert.equal(a.tick, 1);
     assert.equal(a.digest(), b.digest(), 'step imposes its own order on the inputs');
-    assert.deepEqual(a.wells().map((w) => w.player), [2, 5]);
-    assert.deepEqual(a.wells()[0].target, at(500, 500));
-    assert.deepEqual(a.scores(), [{ player: 2, score: 0 }, { player: 5, score: 0 }]);
+    assert.deepEqual(a.state().wells.map((w) => w.player), [2, 5]);
+    assert.deepEqual(a.state().wells[0].target, at(500, 500));
+    assert.deepEqual(scores(a), [{ player: 2, score: 0 }, { player: 5, score: 0 }]);
     a.step([{ player: 5, kind: 'leave' }]).step();
     assert.equal(a.tick, 3);
-    assert.deepEqual(a.scores().map((s) => s.player), [2]);
+    assert.deepEqual(scores(a).map((s) => s.player), [2]);
     a.delete();
     b.delete();
   });
 
   test('a malformed input throws an error naming the field and leaves the world untouched', () => {
     const before = { tick: world.tick, digest: world.digest() };
-    const good = { player: 1, kind: 'join', target: at(10, 10) };
+    const good = joinAt(1, at(10, 10));
     const cases = [
-      [[good, { player: -1, kind: 'steer', target: at(0, 0) }], RangeError, /inputs\[1\]\.player/],
-      [[good, { player: 1.5, kind: 'steer', target: at(0, 0) }], RangeError, /inputs\[1\]\.player/],
-      [[{ player: '1', kind: 'steer', target: at(0, 0) }], TypeError, /inputs\[0\]\.player/],
-      [[{ player: 1, kind: 'jump', target: at(0, 0) }], RangeError, /inputs\[0\]\.kind/],
-      [[{ player: 1, target: at(0, 0) }], TypeError, /inputs\[0\]\.kind/],
-      [[{ player: 1, kind: 'steer' }], TypeError, /inputs\[0\]\.target/],
-      [[{ player: 1, kind: 'steer', target: { x: 0.5, y: 0 } }], RangeError, /inputs\[0\]\.target\.x/],
-      [[{ player: 1, kind: 'steer', target: { x: 0, y: 2 ** 31 } }], RangeError, /inputs\[0\]\.target\.y/],
+      [[good, { ...steer(-1, at(0, 0)) }], RangeError, /inputs\[1\]\.player/],
+      [[good, { ...steer(1.5, at(0, 0)) }], RangeError, /inputs\[1\]\.player/],
+      [[{ ...steer('1', at(0, 0)) }], TypeError, /inputs\[0\]\.player/],
+      [[{ ...steer(1, at(0, 0)), kind: 'jump' }], RangeError, /inputs\[0\]\.kind/],
+      [[{ player: 1, command: { target: at(0, 0) } }], TypeError, /inputs\[0\]\.kind/],
+      [[{ player: 1, kind: 'command' }], TypeError, /inputs\[0\]\.command/],
+      [[{ player: 1, kind: 'command', command: {} }], TypeError, /inputs\[0\]\.command\.target is missing/],
+      [[{ player: 1, kind: 'command', command: { target: at(0, 0), aim: 1 } }], TypeError, /inputs\[0\]\.command\.aim is not a command field/],
+      [[steer(1, { x: 0.5, y: 0 })], RangeError, /inputs\[0\]\.command\.target\.x/],
+      [[steer(1, { x: 0, y: 2 ** 31 })], RangeError, /inputs\[0\]\.command\.target\.y/],
       [[good, null], TypeError, /inputs\[1\]/],
       ['not an array', TypeError, /inputs must be an array/],
     ];
@@ -101,8 +103,8 @@ describe('World', () => {
 
   test('a snapshot restores the same world, which then steps to the same digests', () => {
     const a = new tandem.World({ seed: 11, pelletCount: 300 });
-    a.step([{ player: 1, kind: 'join', target: at(200, 800) }]);
-    for (let i = 0; i < 5; ++i) a.step([{ player: 1, kind: 'steer', target: at(300 + i, 700) }]);
+    a.step([joinAt(1, at(200, 800))]);
+    for (let i = 0; i < 5; ++i) a.step([steer(1, at(300 + i, 700))]);
     const bytes = a.snapshot();
     assert.ok(bytes instanceof Uint8Array);
     const b = tandem.World.fromSnapshot(bytes);
@@ -118,14 +120,46 @@ describe('World', () => {
     [a, b, c].forEach((w) => w.delete());
   });
 
-  test('pelletPositions is a Float32Array of x, y pairs inside the arena', () => {
-    const positions = world.pelletPositions();
-    assert.ok(positions instanceof Float32Array);
-    assert.equal(positions.length, 2 * world.pelletCount);
-    assert.ok(positions.every((v) => v >= 0 && v <= 1024));
-    const copy = positions.slice();
+  test('the view\'s pellet columns are Float32Arrays of the positions in units, as the state holds them raw, before and after a step', () => {
+    world.setView({ lists: { pellets: ['pos', 'generation'] }, scalars: ['config.arena_size', 'tick'] });
     world.step();
-    assert.notDeepEqual(world.pelletPositions().slice(), copy, 'pellets move');
+    const view = world.view();
+    const state = world.state();
+    const { count, columns } = view.current.lists.pellets;
+    assert.equal(count, state.pellets.length);
+    assert.ok(columns['pos.x'] instanceof Float32Array && columns['pos.y'] instanceof Float32Array);
+    assert.ok(columns.generation instanceof Float64Array);
+    for (let i = 0; i < count; ++i) {
+      assert.equal(columns['pos.x'][i], Math.fround(state.pellets[i].pos.x / fx.ONE), `pellet ${i} x`);
+      assert.equal(columns['pos.y'][i], Math.fround(state.pellets[i].pos.y / fx.ONE), `pellet ${i} y`);
+      assert.equal(columns.generation[i], state.pellets[i].generation);
+    }
+    assert.equal(view.current.scalars['config.arena_size'], 1024);
+    assert.equal(view.current.scalars.tick, world.tick);
+    const copy = columns['pos.x'].slice();
+    world.step();
+    const next = world.view();
+    assert.deepEqual(next.previous.lists.pellets.columns['pos.x'].slice(), copy, 'previous is the state before the last step');
+    assert.notDeepEqual(next.current.lists.pellets.columns['pos.x'].slice(), copy, 'pellets move');
+    assert.throws(() => world.setView({ lists: { pebbles: ['pos'] } }), { name: 'RangeError', message: /no list 'pebbles'/ });
+    assert.throws(() => world.setView({ lists: { pellets: ['pos.x'] } }), { name: 'RangeError', message: /is not a field of its elements/ });
+    assert.throws(() => world.setView({ scalars: ['wells'] }), { name: 'RangeError', message: /not a field outside the lists/ });
+  });
+
+  test('state() and fields() read the state through the game\'s visitor: the dump\'s paths and values', () => {
+    const fields = world.fields();
+    const dump = world.dump().split('\n').filter((l) => !l.startsWith('section.') && !l.startsWith('digest ') && l !== '');
+    assert.deepEqual(fields.map((f) => `${f.path} ${f.value}`), dump);
+    const state = world.state();
+    assert.equal(state.tick, BigInt(world.tick));
+    assert.equal(String(state.captures), fields.find((f) => f.path === 'captures').value);
+    assert.equal(String(state.pellets[3].pos.y), fields.find((f) => f.path === 'pellets[3].pos.y').value);
+    const other = world.clone().step();
+    const diff = world.diff(other, 4);
+    assert.equal(diff.fields.length, 4);
+    assert.deepEqual(diff.fields[0], { path: 'tick', section: '', self: String(world.tick), other: String(world.tick + 1) });
+    assert.ok(diff.total > 4);
+    other.delete();
   });
 
   test('clone is independent of its original', () => {

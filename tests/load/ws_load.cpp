@@ -6,6 +6,10 @@
 // `tandem serve --game` runs; without, it sends the stand-in room's raw bytes.
 // It stops by itself after --seconds. Then, in the same run, it measures the kernel's
 // floor: a bare send() of the same bytes to as many loopback sockets, CPU per send.
+// For the soak (build-scripts/soak): --from-addresses N spreads its clients over N loopback
+// source addresses (127.0.2.1 ...), so each stays within the server's per-address budgets,
+// and --tickets FILE gives client i the i-th ticket of FILE (one per line, as `tandem ticket`
+// prints them) for a server that requires them.
 // It must never be mistaken for a test: it asserts nothing and prints figures.
 // Columns: server_cpu_share and step_share are cores (CPU seconds per second) of the whole
 // server and of its world step; *_ns_per_frame divide the server's CPU (all of it, or without
@@ -29,6 +33,7 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -44,6 +49,7 @@
 #include "ships/sim.hpp"
 #include "tandem/net/game_codec.hpp"
 #include "tandem/net/protocol.hpp"
+#include "tandem/server/tickets.hpp"
 
 namespace {
 
@@ -53,7 +59,7 @@ namespace net = tandem::net;
 // an input message (the only part that names a game's types).
 struct LoadGame {
     std::string_view name;
-    std::function<std::vector<uint8_t>(net::Role role)> hello;
+    std::function<std::vector<uint8_t>(net::Role role, const std::optional<net::Ticket>& ticket)> hello;
     std::function<std::vector<uint8_t>(uint32_t sequence, uint64_t tick, uint32_t player)> input;
 };
 
@@ -61,9 +67,11 @@ template <class G, class CommandAt>
 LoadGame load_game(CommandAt command_at) {
     LoadGame game;
     game.name = G::name;
-    game.hello = [](net::Role role) {
+    game.hello = [](net::Role role, const std::optional<net::Ticket>& ticket) {
+        net::Hello h = net::hello_for<G>(role);
+        h.ticket = ticket;
         std::vector<uint8_t> out;
-        net::encode(out, net::hello_for<G>(role));
+        net::encode(out, h);
         return out;
     };
     game.input = [command_at](uint32_t sequence, uint64_t tick, uint32_t player) {
@@ -106,9 +114,16 @@ int64_t thread_cpu_ns() {
     std::exit(1);
 }
 
-int connect_loopback(uint16_t port) {
+// `from`: the source address (host order), 0 for the kernel's choice.
+int connect_loopback(uint16_t port, uint32_t from = 0) {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) fail("socket");
+    if (from != 0) {
+        sockaddr_in local{};
+        local.sin_family = AF_INET;
+        local.sin_addr.s_addr = htonl(from);
+        if (::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) fail("bind");
+    }
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
@@ -157,7 +172,13 @@ std::vector<uint8_t> client_frame(const std::vector<uint8_t>& payload) {
     std::vector<uint8_t> out;
     out.reserve(6 + payload.size());
     out.push_back(0x82);
-    out.push_back(static_cast<uint8_t>(0x80 | payload.size()));
+    if (payload.size() < 126) {
+        out.push_back(static_cast<uint8_t>(0x80 | payload.size()));
+    } else {   // a hello with a long ticket (client messages are at most 256 bytes)
+        out.push_back(0x80 | 126);
+        out.push_back(static_cast<uint8_t>(payload.size() >> 8));
+        out.push_back(static_cast<uint8_t>(payload.size() & 0xFF));
+    }
     for (const uint8_t m : mask) out.push_back(m);
     for (size_t i = 0; i < payload.size(); ++i) out.push_back(payload[i] ^ mask[i % 4]);
     return out;
@@ -360,7 +381,7 @@ struct TimerFloor {
 
 // usage: ws_load --port N [--players P] [--watchers W] [--seconds S] [--hz 60] [--message-bytes 13]
 //                [--server-pid PID] [--game arena|ships (the real room's protocol)] [--timer-floor-cpu C]
-//                [--ack-burst 1]
+//                [--ack-burst 1] [--from-addresses N] [--tickets FILE]
 // Prints one line of key=value figures.
 int main(int argc, char** argv) {
     const auto port = static_cast<uint16_t>(option(argc, argv, "--port", 0));
@@ -397,24 +418,44 @@ int main(int argc, char** argv) {
         }
     }
     const bool protocol = game != nullptr;
-    if (port == 0 || hz == 0 || seconds == 0 || seconds > 600 || players + watchers > 20'000 || message_bytes < 1 ||
-        message_bytes > 125) {
+    const auto from_addresses = static_cast<uint32_t>(option(argc, argv, "--from-addresses", 0));
+    if (port == 0 || hz == 0 || seconds == 0 || seconds > 86'400 || players + watchers > 20'000 || message_bytes < 1 ||
+        message_bytes > 125 || from_addresses > 250) {
         std::fprintf(stderr,
-                     "usage: ws_load --port N [--players P] [--watchers W] [--seconds 1..600] [--hz HZ] "
-                     "[--message-bytes 1..125] [--game %s] (P + W <= 20000)\n",
+                     "usage: ws_load --port N [--players P] [--watchers W] [--seconds 1..86400] [--hz HZ] "
+                     "[--message-bytes 1..125] [--game %s] [--from-addresses 0..250] [--tickets FILE] (P + W <= 20000)\n",
                      game_names.c_str());
         return 2;
+    }
+    std::vector<std::optional<net::Ticket>> tickets(players + watchers);
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::string_view(argv[i]) != "--tickets") continue;
+        FILE* f = std::fopen(argv[i + 1], "r");
+        if (!f) fail("--tickets");
+        char line[1024];
+        for (size_t k = 0; k < tickets.size() && std::fgets(line, sizeof line, f); ++k) {
+            std::string_view text(line);
+            while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+            const auto bytes = tandem::server::from_base64url(text);
+            auto ticket = bytes ? net::decode_ticket(*bytes) : tandem::Result<net::Ticket, net::ProtocolError>(net::ProtocolError::empty);
+            if (!ticket.ok()) {
+                std::fprintf(stderr, "ws_load: ticket %zu of %s does not decode\n", k + 1, argv[i + 1]);
+                return 2;
+            }
+            tickets[k] = std::move(ticket).value();
+        }
+        std::fclose(f);
     }
 
     std::vector<Client> clients(players + watchers);
     const int epoll = ::epoll_create1(0);
     for (uint32_t i = 0; i < clients.size(); ++i) {
         Client& c = clients[i];
-        c.fd = connect_loopback(port);
+        c.fd = connect_loopback(port, from_addresses ? (0x7F000200u | (1 + i % from_addresses)) : 0);
         c.player = i < players;
         upgrade(c.fd, port);
         if (protocol) {
-            const std::vector<uint8_t> frame = client_frame(game->hello(c.player ? net::Role::play : net::Role::watch));
+            const std::vector<uint8_t> frame = client_frame(game->hello(c.player ? net::Role::play : net::Role::watch, tickets[i]));
             send_all(c.fd, frame.data(), frame.size());
         }
         epoll_event ev{};

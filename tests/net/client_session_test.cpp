@@ -141,6 +141,53 @@ TEST_CASE("the measured step cost (from the clock given) sets how many steps a b
     CHECK(c.session.advance(c.now, 4 * ms - 1) == 1);
 }
 
+namespace {
+// A clock whose readings move by `scripted_step_ns` each: a step reads it twice, so its measured
+// cost is the step set before it.
+int64_t scripted_time = 0;
+int64_t scripted_step_ns = 2 * ms;
+int64_t scripted_clock() { return scripted_time += scripted_step_ns; }
+}  // namespace
+
+TEST_CASE("one step the host was descheduled in does not move the measured step cost, and a lasting change moves it within eight steps", "[client_session]") {
+    Connected c;
+    c.session.set_clock(&scripted_clock);
+    const auto step_measuring = [&](int64_t cost) {
+        c.feed_frames(1);   // one frame a call: never near the gap threshold
+        scripted_step_ns = cost;
+        CHECK(c.session.advance(c.now, 0) == 1);
+    };
+    for (int i = 0; i < 10; ++i) step_measuring(2 * ms);
+    CHECK(c.session.step_cost_ns() == 2 * ms);
+    // 100 ms: the worker thread held up by the machine in the middle of a 2 ms step. A mean
+    // moving 1/8 of the way would now say 14.25 ms, and price every catch-up seven times too high.
+    step_measuring(100 * ms);
+    CHECK(c.session.step_cost_ns() == 2 * ms);
+    for (int i = 0; i < 15; ++i) step_measuring(2 * ms);   // the slow one leaves the window
+    // The world grew: 4 ms a step from now on. The median of the last 15 is 4 ms once 8 are.
+    for (int i = 0; i < 7; ++i) step_measuring(4 * ms);
+    CHECK(c.session.step_cost_ns() == 2 * ms);
+    step_measuring(4 * ms);
+    CHECK(c.session.step_cost_ns() == 4 * ms);
+    scripted_step_ns = 2 * ms;
+}
+
+TEST_CASE("one late call of the host does not change the share of wall time the resume rule counts on", "[client_session]") {
+    // Advance every 16 ms with an 8 ms budget (share 500 per mille), once 400 ms late (under the
+    // gap threshold's 500 ms: the host's rhythm, not an absence), then a backlog of 40 frames.
+    // By hand, 1 ms steps: 40 x 1 ms / (0.5 - 0.06) = 90.909091 ms. A mean moving 1/8 of the way
+    // would still hold an interval of about 52 ms there (share about 0.15): about 430 ms.
+    Connected c;
+    for (int i = 0; i < 10; ++i) c.session.advance(c.now += 16 * ms, 8 * ms);
+    c.session.advance(c.now += 400 * ms, 8 * ms);
+    c.session.advance(c.now += 16 * ms, 8 * ms);
+    c.feed_frames(40);
+    c.session.advance(c.now += 16 * ms, 8 * ms);
+    const auto r = c.session.figures().last_resume;
+    CHECK(r.behind_ticks == 40);
+    CHECK(r.catch_up_estimate_ns == 90'909'091);
+}
+
 TEST_CASE("acks carry the newest verified tick and its digest, at most every ack_interval_ns", "[client_session]") {
     Connected c;
     std::vector<Ack> acks;

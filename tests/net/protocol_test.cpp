@@ -1,11 +1,12 @@
-// Properties of src/net/protocol.cpp (the opaque codec, protocol version 3) and of
+// Properties of src/net/protocol.cpp (the opaque codec, protocol version 4) and of
 // game_codec.hpp over the arena: every message's bytes equal the layout documented in
 // protocol.hpp, written out here by hand (never produced by the encoder); every message
 // round-trips; every ProtocolError is reached by a crafted message, by the codec or by the
 // typed layer; every truncation of every message is refused without reading past the end (each
 // prefix is a fresh exact-size buffer, so ASan sees any over-read); a frame count larger than
 // its bytes is refused before anything is reserved; an error text is cut at a UTF-8 boundary;
-// a hello and a welcome end with a 16-byte resume token or none.
+// a hello carries a length-prefixed resume token (16 bytes or none) and a length-prefixed
+// ticket, whose own layout is pinned byte by byte too; a welcome ends with a token or none.
 #include "tandem/net/protocol.hpp"
 
 #include <catch2/catch.hpp>
@@ -49,7 +50,7 @@ Welcome sample_welcome() { return welcome_for<Sim>(Role::play, 3, 2, 0x100, 16, 
 // One of each message, as the byte tables below spell them.
 std::vector<ClientMessage> sample_client_messages() {
     return {
-        Hello{2, 0x0102030405060708u, Role::watch, "arena", std::nullopt},
+        Hello{2, 0x0102030405060708u, Role::watch, "arena", std::nullopt, std::nullopt},
         InputMsg{0x11223344u, steer_bytes(0x10000, -1)},
         Ack{true, 0x0A0B, 0xDEADBEEF00000001u},
         Ping{-2},
@@ -68,14 +69,37 @@ std::vector<ServerMessage> sample_server_messages() {
     };
 }
 
+// ... | u8 token length 0 | u16 ticket length 0.
 Bytes hello_bytes() {
-    return {0x01, 0x02, 0x00, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x01, 5, 'a', 'r', 'e', 'n', 'a'};
+    return {0x01, 0x02, 0x00, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x01, 5, 'a', 'r', 'e', 'n', 'a', 0, 0, 0};
+}
+
+// A ticket for room "r1", seat 3, named "ann", expiring at 0x0102030405060708, by hand: format,
+// expiry, nonce 0x10..0x1F, role, player, room, name, then a 32-byte mac of 0xE0..0xFF.
+Bytes ticket_bytes() {
+    Bytes b = {0x01, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01};
+    for (uint8_t i = 0; i < 16; ++i) b.push_back(static_cast<uint8_t>(0x10 + i));
+    b.insert(b.end(), {0x00, 0x03, 0x00, 0x00, 0x00, 2, 'r', '1', 3, 'a', 'n', 'n'});
+    for (uint8_t i = 0; i < 32; ++i) b.push_back(static_cast<uint8_t>(0xE0 + i));
+    return b;
+}
+
+Ticket sample_ticket() {
+    Ticket t;
+    t.expires_unix_s = 0x0102030405060708u;
+    for (uint8_t i = 0; i < 16; ++i) t.nonce[i] = static_cast<uint8_t>(0x10 + i);
+    t.role = Role::play;
+    t.player = 3;
+    t.room = "r1";
+    t.name = "ann";
+    for (uint8_t i = 0; i < 32; ++i) t.mac[i] = static_cast<uint8_t>(0xE0 + i);
+    return t;
 }
 
 }  // namespace
 
 TEST_CASE("client messages are the documented little-endian layouts, byte for byte") {
-    CHECK(encoded(Hello{2, 0x0102030405060708u, Role::watch, "arena", std::nullopt}) == hello_bytes());
+    CHECK(encoded(Hello{2, 0x0102030405060708u, Role::watch, "arena", std::nullopt, std::nullopt}) == hello_bytes());
     CHECK(encoded(InputMsg{0x11223344u, steer_bytes(0x10000, -1)}) ==
           Bytes{0x02, 0x44, 0x33, 0x22, 0x11, 8, 0x00, 0x00, 0x01, 0x00, 0xFF, 0xFF, 0xFF, 0xFF});
     CHECK(encoded(Ack{true, 0x0A0B, 0xDEADBEEF00000001u}) ==
@@ -85,13 +109,17 @@ TEST_CASE("client messages are the documented little-endian layouts, byte for by
     Bytes desync = {0x05, 7, 0, 0, 0, 0, 0, 0, 0, 5};
     for (uint8_t s = 1; s <= 5; ++s) desync.insert(desync.end(), {s, 0, 0, 0, 0, 0, 0, 0});
     CHECK(encoded(Desync{7, {1, 2, 3, 4, 5}}) == desync);
-    // The largest a client may send: a desync of max_sections digests.
-    CHECK(encoded(Desync{7, std::vector<uint64_t>(max_sections, 1)}).size() == max_client_message_bytes);
-    CHECK(max_client_message_bytes == 1 + 8 + 1 + 8 * 16);
+    // The largest a client may send: a hello with the longest name, a token and the longest ticket.
+    Hello longest{protocol_version, 1, Role::play, std::string(max_game_name_bytes, 'g'), ResumeToken{}, sample_ticket()};
+    longest.ticket->room = std::string(max_room_name_bytes, 'r');
+    longest.ticket->name = std::string(max_ticket_name_bytes, 'n');
+    CHECK(encoded(longest).size() == max_client_message_bytes);
+    CHECK(max_client_message_bytes == 13 + 32 + 1 + 16 + 2 + (64 + 64 + 64));
+    CHECK(encoded(Desync{7, std::vector<uint64_t>(max_sections, 1)}).size() < max_client_message_bytes);
     // The typed layer writes the same input message from the arena's command.
     CHECK(encoded(input_message<Sim>(0x11223344u, arena::Steer{{Fx::from_raw(0x10000), Fx::from_raw(-1)}})) ==
           encoded(InputMsg{0x11223344u, steer_bytes(0x10000, -1)}));
-    CHECK(encoded(hello_for<Sim>(Role::play)).size() == 13 + 5);
+    CHECK(encoded(hello_for<Sim>(Role::play)).size() == 16 + 5);
 }
 
 TEST_CASE("server messages are the documented little-endian layouts, byte for byte") {
@@ -160,7 +188,7 @@ TEST_CASE("server messages are the documented little-endian layouts, byte for by
 TEST_CASE("hand-written bytes decode to the messages they spell") {
     const auto hello = decode_client(hello_bytes());
     REQUIRE(hello.ok());
-    CHECK(std::get<Hello>(*hello) == Hello{2, 0x0102030405060708u, Role::watch, "arena", std::nullopt});
+    CHECK(std::get<Hello>(*hello) == Hello{2, 0x0102030405060708u, Role::watch, "arena", std::nullopt, std::nullopt});
     const auto pong = decode_server(Bytes{0x84, 1, 0, 0, 0, 0, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                                           2, 0, 0, 0, 0, 0, 0, 0x80});
     REQUIRE(pong.ok());
@@ -218,9 +246,23 @@ TEST_CASE("random messages of every type round-trip, and random arena frames thr
         for (uint8_t& x : t) x = static_cast<uint8_t>(rng.next());
         return t;
     };
+    const auto ticket = [&]() -> std::optional<Ticket> {
+        if (rng.next() % 2) return std::nullopt;
+        Ticket t;
+        t.expires_unix_s = rng.next();
+        for (uint8_t& x : t.nonce) x = static_cast<uint8_t>(rng.next());
+        t.role = rng.next() % 2 ? Role::play : Role::watch;
+        t.player = t.role == Role::watch ? 0 : static_cast<uint32_t>(rng.next());
+        t.room = std::string(1 + rng.next() % max_room_name_bytes, 'a');
+        for (char& c : t.room) c = "abcxyz0189_-"[rng.next() % 12];
+        t.name = std::string(rng.next() % (max_ticket_name_bytes + 1), ' ');
+        for (char& c : t.name) c = static_cast<char>(0x20 + rng.next() % 0x5F);
+        for (uint8_t& x : t.mac) x = static_cast<uint8_t>(rng.next());
+        return t;
+    };
     for (int i = 0; i < 200; ++i) {
         std::vector<ClientMessage> client = {
-            Hello{static_cast<uint16_t>(rng.next()), rng.next(), rng.next() % 2 ? Role::play : Role::watch, name(), token()},
+            Hello{static_cast<uint16_t>(rng.next()), rng.next(), rng.next() % 2 ? Role::play : Role::watch, name(), token(), ticket()},
             InputMsg{static_cast<uint32_t>(rng.next()), CommandBytes::of(payload(max_command_bytes))},
             rng.next() % 2 ? Ack{true, rng.next(), rng.next()} : Ack{false, 0, 0},
             Ping{static_cast<int64_t>(rng.next())},
@@ -258,7 +300,7 @@ TEST_CASE("random messages of every type round-trip, and random arena frames thr
             b,
             Pong{static_cast<int64_t>(rng.next()), static_cast<int64_t>(rng.next()), rng.next()},
             rng.next() % 2 ? Sections{rng.next(), true, digests()} : Sections{rng.next(), false, {}},
-            ErrorMsg{static_cast<net::ErrorCode>(1 + rng.next() % 14), text},
+            ErrorMsg{static_cast<net::ErrorCode>(1 + rng.next() % (error_code_end - 1)), text},
         };
         for (const ServerMessage& m : server) {
             const auto r = decode_server(encoded(m));
@@ -296,17 +338,32 @@ TEST_CASE("every truncation of every message is refused as truncated, never read
     for (const Bytes& b : server) check_prefixes(b, decode_server, b[0] == 0x83 ? 10 : b.size());
 }
 
-TEST_CASE("a hello and a welcome end with a resume token of exactly 16 bytes or with none, and anything between is refused") {
+TEST_CASE("a hello's resume token is length-prefixed, 0 or 16 bytes, and a welcome ends with one or none") {
     ResumeToken t{};
     for (uint32_t i = 0; i < resume_token_bytes; ++i) t[i] = static_cast<uint8_t>(0xA0 + i);
-    // The layout by hand: the token's bytes as they are, after the game's name.
-    Bytes with = hello_bytes();
+    // The layout by hand: after the game's name, the token's length and bytes, then the
+    // ticket's length (0).
+    Bytes with = {0x01, 0x02, 0x00, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x01, 5, 'a', 'r', 'e', 'n', 'a', 16};
     with.insert(with.end(), t.begin(), t.end());
-    CHECK(encoded(Hello{2, 0x0102030405060708u, Role::watch, "arena", t}) == with);
+    with.insert(with.end(), {0, 0});
+    CHECK(encoded(Hello{2, 0x0102030405060708u, Role::watch, "arena", t, std::nullopt}) == with);
     const auto hello = decode_client(with);
     REQUIRE(hello.ok());
     CHECK(std::get<Hello>(*hello).resume == t);
-    // After the config, for a welcome.
+    // A length other than 0 or 16 is refused as such, whatever follows; 16 with fewer bytes is
+    // truncated (a fresh exact-size buffer: a read past it is an ASan report).
+    for (uint32_t length = 1; length < 256; ++length) {
+        if (length == resume_token_bytes) continue;
+        Bytes b = with;
+        b[18] = static_cast<uint8_t>(length);
+        INFO("token length " << length);
+        CHECK(decode_client(b).error() == ProtocolError::bad_token_length);
+    }
+    for (uint32_t present = 0; present < resume_token_bytes; ++present) {
+        const Bytes b(with.begin(), with.begin() + 19 + present);
+        CHECK(decode_client(b).error() == ProtocolError::truncated);
+    }
+    // After the config, for a welcome: 16 bytes or none, decided by the length left.
     Welcome w = sample_welcome();
     const Bytes plain = encoded(w);
     w.resume = t;
@@ -317,27 +374,96 @@ TEST_CASE("a hello and a welcome end with a resume token of exactly 16 bytes or 
     REQUIRE(back.ok());
     CHECK(std::get<Welcome>(*back).resume == t);
     CHECK_FALSE(std::get<Welcome>(decode_server(plain).value()).resume.has_value());
-    // 1 to 15 bytes of a token are truncated, 17 trailing: either way a fresh exact-size buffer,
-    // so a read past it is an ASan report.
-    for (const Bytes& base : {hello_bytes(), plain}) {
-        for (uint32_t extra = 1; extra <= resume_token_bytes + 1; ++extra) {
-            if (extra == resume_token_bytes) continue;
-            Bytes b = base;
-            b.resize(base.size() + extra, 0x5A);
-            const ProtocolError e = b[0] == 0x01 ? decode_client(b).error() : decode_server(b).error();
-            INFO("type " << int(b[0]) << ", " << extra << " bytes after the layout");
-            CHECK(e == (extra < resume_token_bytes ? ProtocolError::truncated : ProtocolError::trailing_bytes));
-        }
+    for (uint32_t extra = 1; extra <= resume_token_bytes + 1; ++extra) {
+        if (extra == resume_token_bytes) continue;
+        Bytes b = plain;
+        b.resize(plain.size() + extra, 0x5A);
+        INFO(extra << " bytes after the welcome's config");
+        CHECK(decode_server(b).error() == (extra < resume_token_bytes ? ProtocolError::truncated : ProtocolError::trailing_bytes));
     }
 }
 
-TEST_CASE("the resume refusals are error codes 11 to 14 on the wire, and 15 is unknown") {
+TEST_CASE("a ticket is the documented layout byte for byte, alone and inside a hello") {
+    CHECK(ticket_bytes().size() == 64 + 2 + 3);
+    std::vector<uint8_t> encoded_ticket;
+    encode_ticket(encoded_ticket, sample_ticket());
+    CHECK(encoded_ticket == ticket_bytes());
+    const auto decoded = decode_ticket(ticket_bytes());
+    REQUIRE(decoded.ok());
+    CHECK(*decoded == sample_ticket());
+    // The signed bytes are everything before the mac.
+    const Bytes whole = ticket_bytes();
+    CHECK(ticket_signed_bytes(sample_ticket()) == Bytes(whole.begin(), whole.end() - ticket_mac_bytes));
+    // In a hello: no token (length 0), the ticket's u16 length, its bytes.
+    Bytes b = {0x01, 0x02, 0x00, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x00, 5, 'a', 'r', 'e', 'n', 'a', 0, 69, 0};
+    b.insert(b.end(), whole.begin(), whole.end());
+    const Hello h{2, 0x0102030405060708u, Role::play, "arena", std::nullopt, sample_ticket()};
+    CHECK(encoded(h) == b);
+    const auto back = decode_client(b);
+    REQUIRE(back.ok());
+    CHECK(std::get<Hello>(*back) == h);
+    // A watcher's ticket names no seat: the encoder writes 0 whatever the struct holds.
+    Ticket watcher = sample_ticket();
+    watcher.role = Role::watch;
+    std::vector<uint8_t> w;
+    encode_ticket(w, watcher);
+    CHECK(w[25] == 0x01);
+    CHECK((w[26] | w[27] | w[28] | w[29]) == 0);
+    CHECK(decode_ticket(w)->player == 0);
+    // Every prefix of the ticket, alone and in a hello, is truncated.
+    for (size_t n = 0; n < whole.size(); ++n) {
+        const Bytes prefix(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(n));
+        INFO("ticket prefix of " << n);
+        CHECK(decode_ticket(prefix).error() == ProtocolError::truncated);
+    }
+}
+
+TEST_CASE("a ticket that breaks its layout gets its own ProtocolError") {
+    const auto ticket_error = [](Bytes b) {
+        const auto r = decode_ticket(b);
+        REQUIRE_FALSE(r.ok());
+        return r.error();
+    };
+    Bytes b = ticket_bytes();
+    b[0] = 2;
+    CHECK(ticket_error(b) == ProtocolError::unknown_ticket_format);
+    b = ticket_bytes();
+    b[25] = 2;  // role
+    CHECK(ticket_error(b) == ProtocolError::bad_role);
+    b = ticket_bytes();
+    b[25] = 1;  // a watcher naming seat 3
+    CHECK(ticket_error(b) == ProtocolError::nonzero_padding);
+    b = ticket_bytes();
+    b[31] = '.';  // the room's name: letters, digits, _ and - only
+    CHECK(ticket_error(b) == ProtocolError::bad_room_name);
+    b = ticket_bytes();
+    b[30] = 0;  // an empty room name (the rest then reads as the name and mac: wrong either way)
+    CHECK(ticket_error(b) == ProtocolError::bad_room_name);
+    b = ticket_bytes();
+    b[34] = 0xFF;  // not UTF-8 in the name
+    CHECK(ticket_error(b) == ProtocolError::bad_text);
+    b = ticket_bytes();
+    b.push_back(0);
+    CHECK(ticket_error(b) == ProtocolError::trailing_bytes);
+    // A name length past the bound.
+    Bytes long_name = ticket_bytes();
+    long_name[33] = max_ticket_name_bytes + 1;
+    long_name.insert(long_name.begin() + 34, max_ticket_name_bytes + 1 - 3, 'x');
+    CHECK(ticket_error(long_name) == ProtocolError::text_too_long);
+    // More than max_ticket_bytes in all.
+    CHECK(ticket_error(Bytes(max_ticket_bytes + 1, 1)) == ProtocolError::payload_too_long);
+    // Inside a hello, a ticket length past the bound is refused before its bytes are read.
+    Bytes hello = {0x01, 0x04, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 5, 'a', 'r', 'e', 'n', 'a', 0};
+    le(hello, max_ticket_bytes + 1, 2);
+    CHECK(decode_client(hello).error() == ProtocolError::payload_too_long);
+}
+
+TEST_CASE("the resume refusals are error codes 11 to 14 on the wire") {
     CHECK(encoded(ErrorMsg{net::ErrorCode::resume_unknown, ""}) == Bytes{0x86, 11, 0, 0});
     CHECK(encoded(ErrorMsg{net::ErrorCode::resume_expired, ""}) == Bytes{0x86, 12, 0, 0});
     CHECK(encoded(ErrorMsg{net::ErrorCode::resume_used, ""}) == Bytes{0x86, 13, 0, 0});
     CHECK(encoded(ErrorMsg{net::ErrorCode::resumed_elsewhere, ""}) == Bytes{0x86, 14, 0, 0});
     CHECK(std::get<ErrorMsg>(decode_server(Bytes{0x86, 14, 0, 0}).value()).code == net::ErrorCode::resumed_elsewhere);
-    CHECK(decode_server(Bytes{0x86, 15, 0, 0}).error() == ProtocolError::unknown_error_code);
     CHECK(error_name(net::ErrorCode::resume_unknown) == "resume_unknown");
     CHECK(error_name(net::ErrorCode::resume_expired) == "resume_expired");
     CHECK(error_name(net::ErrorCode::resume_used) == "resume_used");
@@ -345,6 +471,26 @@ TEST_CASE("the resume refusals are error codes 11 to 14 on the wire, and 15 is u
     CHECK(websocket_close_code(CloseReason::resume_refused) == 1008);
     CHECK(websocket_close_code(CloseReason::resumed_elsewhere) == 1001);
     CHECK(error_name(CloseReason::resume_refused) == "resume_refused");
+}
+
+TEST_CASE("the ticket refusals and address_limit are error codes 15 to 20 on the wire, and 21 is unknown") {
+    const std::vector<std::pair<net::ErrorCode, std::string_view>> codes = {
+        {net::ErrorCode::ticket_missing, "ticket_missing"},   {net::ErrorCode::ticket_forged, "ticket_forged"},
+        {net::ErrorCode::ticket_expired, "ticket_expired"},   {net::ErrorCode::ticket_replayed, "ticket_replayed"},
+        {net::ErrorCode::ticket_invalid, "ticket_invalid"},   {net::ErrorCode::address_limit, "address_limit"},
+    };
+    uint8_t wire = 15;
+    for (const auto& [code, name] : codes) {
+        CHECK(encoded(ErrorMsg{code, ""}) == Bytes{0x86, wire, 0, 0});
+        CHECK(std::get<ErrorMsg>(decode_server(Bytes{0x86, wire, 0, 0}).value()).code == code);
+        CHECK(error_name(code) == name);
+        ++wire;
+    }
+    CHECK(decode_server(Bytes{0x86, 21, 0, 0}).error() == ProtocolError::unknown_error_code);
+    CHECK(websocket_close_code(CloseReason::ticket_refused) == 1008);
+    CHECK(websocket_close_code(CloseReason::address_limit) == 1008);
+    CHECK(error_name(CloseReason::ticket_refused) == "ticket_refused");
+    CHECK(error_name(CloseReason::address_limit) == "address_limit");
 }
 
 TEST_CASE("a frame count claiming more inputs than the bytes hold is refused before any reserve") {
@@ -396,15 +542,18 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
     CHECK(server_error({0xFF}) == ProtocolError::unknown_type);
 
     Bytes hello = hello_bytes();
-    hello.resize(hello.size() + resume_token_bytes + 1, 0);  // a token and one byte more
+    hello.push_back(0);  // a byte after a ticket length of 0
     CHECK(client_error(hello) == ProtocolError::trailing_bytes);
+    hello = hello_bytes();
+    hello[18] = 3;
+    CHECK(client_error(hello) == ProtocolError::bad_token_length);
     hello = hello_bytes();
     hello[11] = 2;
     CHECK(client_error(hello) == ProtocolError::bad_role);
     hello = hello_bytes();
     hello[13] = 'A';  // upper case is not a game name
     CHECK(client_error(hello) == ProtocolError::bad_game_name);
-    CHECK(client_error({0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0}) == ProtocolError::bad_game_name);  // empty
+    CHECK(client_error({0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0, 0, 0, 0}) == ProtocolError::bad_game_name);  // empty
     Bytes long_name = {0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, max_game_name_bytes + 1};
     long_name.resize(long_name.size() + max_game_name_bytes + 1, 'a');
     CHECK(client_error(long_name) == ProtocolError::bad_game_name);
@@ -477,8 +626,16 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
     CHECK(server_error(welcome) == ProtocolError::payload_too_long);
 
     CHECK(server_error({0x86, 0x00, 0x00, 0x00}) == ProtocolError::unknown_error_code);
-    CHECK(server_error({0x86, 0x0F, 0x00, 0x00}) == ProtocolError::unknown_error_code);
-    CHECK(decode_server(Bytes{0x86, 0x0E, 0x00, 0x00}).ok());  // resumed_elsewhere, the newest code
+    CHECK(server_error({0x86, 0x15, 0x00, 0x00}) == ProtocolError::unknown_error_code);
+    CHECK(decode_server(Bytes{0x86, 0x14, 0x00, 0x00}).ok());  // address_limit, the newest code
+    Bytes ticketed = {0x01, 0x04, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 5, 'a', 'r', 'e', 'n', 'a', 0, 69, 0};
+    Bytes ticket = ticket_bytes();
+    ticket[0] = 9;
+    ticketed.insert(ticketed.end(), ticket.begin(), ticket.end());
+    CHECK(client_error(ticketed) == ProtocolError::unknown_ticket_format);
+    ticketed[21 + 31] = '.';  // the room's first byte
+    ticketed[21] = 1;
+    CHECK(client_error(ticketed) == ProtocolError::bad_room_name);
     Bytes long_text = {0x86, 0x05};
     le(long_text, max_error_text_bytes + 1, 2);
     long_text.resize(long_text.size() + max_error_text_bytes + 1, 'a');
@@ -498,7 +655,7 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
 
 TEST_CASE("each ProtocolError, ErrorCode and CloseReason has a distinct name and a sentence") {
     std::vector<std::string> names;
-    for (int e = 0; e <= static_cast<int>(ProtocolError::payload_too_long); ++e) {
+    for (int e = 0; e <= static_cast<int>(ProtocolError::bad_room_name); ++e) {
         const auto error = static_cast<ProtocolError>(e);
         names.emplace_back(error_name(error));
         CHECK(names.back() != "unknown");

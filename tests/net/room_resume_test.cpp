@@ -29,14 +29,17 @@ constexpr int64_t tick_ns = 16'666'667;
 void le(Bytes& b, uint64_t v, int n) {
     for (int i = 0; i < n; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
-// u8 type | u16 version | u64 fingerprint | u8 role | u8 n | name | [16 bytes of token]
+// u8 type | u16 version | u64 fingerprint | u8 role | u8 n | name | u8 t | t bytes of token
+// | u16 ticket length (0)
 Bytes hello_bytes(uint8_t role, const std::optional<ResumeToken>& token = std::nullopt) {
     Bytes b{0x01};
     le(b, protocol_version, 2);
     le(b, arena::fingerprint_hash(), 8);
     b.push_back(role);
     b.insert(b.end(), {5, 'a', 'r', 'e', 'n', 'a'});
+    b.push_back(token ? 16 : 0);
     if (token) b.insert(b.end(), token->begin(), token->end());
+    b.insert(b.end(), {0, 0});
     return b;
 }
 Bytes input_bytes(uint32_t seq, int32_t x_raw, int32_t y_raw) {

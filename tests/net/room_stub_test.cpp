@@ -38,6 +38,7 @@ Bytes hello_bytes(uint8_t role, std::string_view game = "stub", uint64_t fp = si
     b.push_back(role);
     b.push_back(static_cast<uint8_t>(game.size()));
     b.insert(b.end(), game.begin(), game.end());
+    b.insert(b.end(), {0, 0, 0});  // no token, no ticket
     return b;
 }
 // u8 type | u32 sequence | u8 n | n command bytes (the stub's is one: the increment)

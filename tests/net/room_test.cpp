@@ -47,6 +47,7 @@ Bytes hello_bytes(uint8_t role, uint16_t version = protocol_version, uint64_t fp
     b.push_back(role);
     b.push_back(static_cast<uint8_t>(game.size()));
     b.insert(b.end(), game.begin(), game.end());
+    b.insert(b.end(), {0, 0, 0});  // no token, no ticket
     return b;
 }
 // u8 type | u32 sequence | u8 n = 8 | the arena's command: i32 target.x raw | i32 target.y raw
@@ -672,7 +673,7 @@ TEST_CASE("the version, game and fingerprint errors say which, in a sentence") {
     const uint32_t a = h.room.connect(0), b = h.room.connect(0);
     h.send(a, hello_bytes(0, 9));
     h.send(b, hello_bytes(0, protocol_version, 0x1234));
-    CHECK(error_of(h.messages(a))->text == "protocol version 9, this server speaks 3");
+    CHECK(error_of(h.messages(a))->text == "protocol version 9, this server speaks 4");
     CHECK(error_of(h.messages(b))->text.find("simulation fingerprint 0000000000001234") == 0);
     const uint32_t c = h.room.connect(0);
     h.send(c, hello_bytes(0, protocol_version, arena::fingerprint_hash(), "ships"));

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstdint>
 
 using namespace tandem::server;
@@ -19,6 +20,20 @@ TEST_CASE("an IPv4 address is keyed as its v4-mapped IPv6 form, so both families
     const AddressKey mapped{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 127, 0, 0, 3};
     CHECK(a == mapped);
     CHECK(address_key_v4(0xC0A80001) == AddressKey{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 192, 168, 0, 1});
+}
+
+TEST_CASE("an IPv6 address is keyed by its /64, the block one subscriber is given, and a v4-mapped one as itself") {
+    const std::array<uint8_t, 16> one{0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 2, 0xaa, 0xbb, 0xcc, 0xdd, 0, 0, 0, 1};
+    std::array<uint8_t, 16> other = one;
+    other[15] = 2;
+    other[8] = 0x11;
+    CHECK(address_key_v6(one) == address_key_v6(other));
+    CHECK(address_key_v6(one) == AddressKey{0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0});
+    std::array<uint8_t, 16> next_block = one;
+    next_block[7] = 3;
+    CHECK(address_key_v6(next_block) != address_key_v6(one));
+    CHECK(address_key_v6(AddressKey{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 127, 0, 0, 3}) == a);
+    CHECK(address_key_v6(AddressKey{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 127, 0, 0, 4}) == b);
 }
 
 TEST_CASE("unfinished requests past the per-address budget are refused with handshakes_per_address, another address is admitted") {

@@ -99,6 +99,49 @@ TEST_CASE("ticks, late ticks, drops and closes by reason are counted") {
     CHECK(v.at("tandem_http_responses_total{status=\"404\"}") == 1);
 }
 
+TEST_CASE("the room's resume and refusal figures appear, refusals by error code and the per-address ones by place") {
+    ServerMetrics metrics;
+    RoomFigures r;
+    r.held_seats = 3;
+    r.resumes = 5;
+    r.resumes_refused = 2;
+    r.seats_expired = 1;
+    r.seats_refused_per_address = 7;
+    r.watchers_refused_per_address = 8;
+    r.refusals = {{"address_limit", 15}, {"ticket_forged", 4}};
+    metrics.render({}, r);
+    r.refusals = {{"address_limit", 16}, {"ticket_forged", 4}, {"room_full", 1}};
+    const auto v = read_exposition(metrics.render({}, r));
+    CHECK(v.at("tandem_room_held_seats") == 3);
+    CHECK(v.at("tandem_room_resumes_total") == 5);
+    CHECK(v.at("tandem_room_resumes_refused_total") == 2);
+    CHECK(v.at("tandem_room_seats_expired_total") == 1);
+    CHECK(v.at("tandem_room_address_limit_refusals_total{place=\"seat\"}") == 7);
+    CHECK(v.at("tandem_room_address_limit_refusals_total{place=\"watcher\"}") == 8);
+    CHECK(v.at("tandem_room_refusals_total{code=\"address_limit\"}") == 16);
+    CHECK(v.at("tandem_room_refusals_total{code=\"ticket_forged\"}") == 4);
+    CHECK(v.at("tandem_room_refusals_total{code=\"room_full\"}") == 1);
+}
+
+TEST_CASE("a close code a peer chooses is counted under its range, so no client can add series") {
+    ServerMetrics metrics;
+    for (uint16_t code = 3000; code < 5000; code += 7) metrics.connection_closed(code, "peer_closed");
+    metrics.connection_closed(1000, "peer_closed");
+    metrics.connection_closed(1015, "peer_closed");
+    metrics.connection_closed(999, "peer_closed");
+    metrics.connection_closed(6000, "peer_closed");
+    const std::string text = metrics.render({}, {});
+    const auto v = read_exposition(text);
+    size_t series = 0;
+    for (const auto& [name, value] : v) series += name.starts_with("tandem_ws_closed_total{") ? 1 : 0;
+    CHECK(series == 5);
+    CHECK(v.at("tandem_ws_closed_total{code=\"3000-3999\",reason=\"peer_closed\"}") == 143);
+    CHECK(v.at("tandem_ws_closed_total{code=\"4000-4999\",reason=\"peer_closed\"}") == 143);
+    CHECK(v.at("tandem_ws_closed_total{code=\"other\",reason=\"peer_closed\"}") == 2);
+    CHECK(close_code_label(1008) == "1008");
+    CHECK(close_code_label(1016) == "other");
+}
+
 TEST_CASE("lateness quantiles are nearest-rank over the last 1024 ticks") {
     ServerMetrics metrics;
     CHECK(metrics.lateness_quantile_ns(990) == 0);  // no tick yet

@@ -16,7 +16,7 @@ import { makeSite, startServer, metrics, sleep } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const golden = (name) => readFileSync(join(here, '../games/arena/golden', `${name}.txt`), 'utf8');
-const shippedDir = join(here, '../../web/native');
+const shippedDir = join(here, '../../web/games/arena/native');
 const points = (text) => text.split('\n').filter((l) => /^\d+ [0-9a-f]{16}$/.test(l));
 const outcome = async (server, name) => (await metrics(server.port)).values[`tandem_native_stream_requests_total{outcome="${name}"}`];
 

@@ -34,7 +34,8 @@ TEST_CASE("no flags: loopback on 8080, the page and package directories, room de
     CHECK(o.host == "127.0.0.1");
     CHECK(o.port == 8080);
     CHECK(o.web_dir == "web");
-    CHECK(o.pkg_dir == "build/wasm/package");
+    CHECK(o.pkg_dir.empty());   // the game's own package: serve_command resolves it (default_pkg_dir)
+    CHECK_FALSE(o.pkg_dir_given);
     CHECK_FALSE(o.web_dir_given);
     CHECK(o.scenario.empty());
     CHECK(o.game_values.empty());
@@ -84,7 +85,11 @@ TEST_CASE("the flag --per-address-limit N is kept as given, and unset by default
 TEST_CASE("serve's --help states the per-address budgets and the transport's limits with their default values") {
     const std::string text = serve_help_text();
     CHECK(text.find("--per-address-limit N") != std::string::npos);
-    CHECK(text.find("(default 64 and 16; loopback counts like any address)") != std::string::npos);
+    CHECK(text.find("(default 64, 16, 4 and 32;") != std::string::npos);
+    CHECK(text.find("loopback counts like any address). Raise it") != std::string::npos);
+    CHECK(text.find("4 player seats\n(kept seats included) and 32 watcher places") != std::string::npos);
+    CHECK(text.find("address_limit") != std::string::npos);
+    CHECK(text.find("counted as max_open_sockets") != std::string::npos);
     CHECK(text.find("within 5 s") != std::string::npos);
     CHECK(text.find("4 pings a second\nafter a burst of 8") != std::string::npos);
     CHECK(text.find("1008 ping_rate") != std::string::npos);
@@ -99,6 +104,30 @@ TEST_CASE("a --help wins wherever it stands") {
     CHECK(serve_help_text().find("/pkg/") != std::string::npos);
     CHECK(serve_help_text().find("--resume-grace SECONDS") != std::string::npos);
     CHECK(serve_help_text().find("resume_expired") != std::string::npos);
+}
+
+TEST_CASE("serve's --help states the ticket contract: the key, the room, what a ticket names, each refusal, and that without it the room is open") {
+    const std::string text = serve_help_text();
+    CHECK(text.find("--ticket-key FILE") != std::string::npos);
+    CHECK(text.find("--room NAME") != std::string::npos);
+    CHECK(text.find("Without\n                       it the room is open") != std::string::npos);
+    for (const char* code : {"ticket_missing", "ticket_forged", "ticket_expired", "ticket_replayed", "ticket_invalid"}) {
+        INFO(code);
+        CHECK(text.find(code) != std::string::npos);
+    }
+    CHECK(text.find("A player's ticket admits once") != std::string::npos);
+}
+
+TEST_CASE("the flag --ticket-key is read, --room names the room its tickets must name, and --room alone is refused") {
+    const auto parsed = parse({"--ticket-key", "k.key", "--room", "Lobby-7"});
+    REQUIRE(parsed.ok());
+    CHECK(parsed->options.ticket_key_path == "k.key");
+    CHECK(parsed->options.room_name == "Lobby-7");
+    CHECK(parse({})->options.room_name == "default");
+    CHECK(parse({})->options.ticket_key_path.empty());
+    CHECK(refusal({"--room", "lobby"}) == "--room names the room in its store and in its tickets: it needs --store ADDRESS or --ticket-key FILE");
+    CHECK(refusal({"--ticket-key", "k", "--room", "a.b"}).starts_with("--room expects a name of 1 to 64"));
+    CHECK(refusal({"--ticket-key", ""}).starts_with("--ticket-key expects a file"));
 }
 
 TEST_CASE("serve's --help lists the game's flags, its scenarios and its routes, without them, none") {
@@ -121,11 +150,19 @@ TEST_CASE("serve's --help lists the game's flags, its scenarios and its routes, 
     CHECK(bare.find("--tick-hz") == std::string::npos);
 }
 
+TEST_CASE("the package directory is the game's own package unless --pkg names one, and --help says which") {
+    CHECK(default_pkg_dir("ships") == "build/wasm/packages/ships");
+    ServeHelp help;
+    help.game = "toy";
+    CHECK(serve_help_text(help).find("(default ./build/wasm/packages/toy)") != std::string::npos);
+    CHECK(serve_help_text().find("(default ./build/wasm/packages/GAME)") != std::string::npos);
+}
+
 TEST_CASE("without a game's flags or scenarios, the kit's flags alone are accepted") {
     const auto r = parse_serve_args(std::vector<std::string_view>{"--tick-hz", "30"});
     REQUIRE_FALSE(r);
     CHECK(r.message() == "unknown option '--tick-hz' (accepted: --host, --port, --web, --pkg, --input-delay, "
-                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --allow-origin, --help)");
+                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --ticket-key, --allow-origin, --help)");
     CHECK_FALSE(parse_serve_args(std::vector<std::string_view>{"--scenario", "orbits"}));
 }
 
@@ -153,7 +190,7 @@ TEST_CASE("each command-line mistake names the flag and what is accepted") {
     CHECK(refusal({"--allow-origin", "example.com"}).starts_with("--allow-origin expects an origin"));
     CHECK(refusal({"--record", ""}).starts_with("--record expects a file path"));
     CHECK(refusal({"serve"}) == "unknown option 'serve' (accepted: --host, --port, --web, --pkg, --scenario, --tick-hz, "
-                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --allow-origin, --help)");
+                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --ticket-key, --allow-origin, --help)");
     CHECK(refusal({"--verbose"}).starts_with("unknown option '--verbose'"));
 }
 
@@ -183,4 +220,23 @@ TEST_CASE("origins are normalised as browsers serialise them, and anything else 
         INFO(bad);
         CHECK_FALSE(normalize_origin(bad));
     }
+}
+
+TEST_CASE("the flags --store and --room take a store's address and a room's name, and refuse what no store could use") {
+    const auto none = parse({});
+    REQUIRE(none.ok());
+    CHECK(none->options.store_address.empty());
+    CHECK(none->options.room_name == "default");
+    for (std::string_view address : {"dir:/var/lib/tandem", "/var/lib/tandem", "./rooms", "redis://127.0.0.1:6379",
+                                     "redis://[::1]:7000#fleet", "unix:/run/redis.sock"}) {
+        const auto parsed = parse({"--store", address, "--room", "match-7_B"});
+        REQUIRE(parsed.ok());
+        CHECK(parsed->options.store_address == address);
+        CHECK(parsed->options.room_name == "match-7_B");
+    }
+    CHECK(refusal({"--store", "ftp://x"}).find("--store expects dir:PATH") != std::string::npos);
+    CHECK(refusal({"--store", "redis://host"}).find("--store expects") != std::string::npos);
+    CHECK(refusal({"--store", "rooms"}).find("(got 'rooms')") != std::string::npos);
+    CHECK(refusal({"--room", "../x"}).find("--room expects a name") != std::string::npos);
+    CHECK(refusal({"--room", std::string(65, 'a')}).find("--room expects") != std::string::npos);
 }

@@ -1,5 +1,5 @@
 // The browser's own logic against the real server: a client made of the ES module's
-// ClientSession (src/net's session compiled to wasm, build/wasm/package) over npm `ws` joins a
+// ClientSession (src/net's session compiled to wasm, the arena's package build/wasm/packages/arena) over npm `ws` joins a
 // real `tandem serve`, plays, verifies 600 consecutive ticks against the server's digests, and
 // its figures agree with the server's /metrics. The replays both ends wrote check clean in
 // the other build: the session's export in the native `tandem replay`, the server's
@@ -15,7 +15,7 @@ import WebSocket from 'ws';
 import { makeSite, startServer, metrics, sleep } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const packageDir = resolve(process.env.TANDEM_PACKAGE_DIR ?? join(here, '../../build/wasm/package'));
+const packageDir = resolve(process.env.TANDEM_PACKAGE_DIR ?? join(here, '../../build/wasm/packages/arena'));
 const entry = join(packageDir, 'tandem.node.mjs');
 const skip = existsSync(entry) ? false : `no ES module at ${packageDir} (build-scripts/build wasm)`;
 
@@ -46,7 +46,7 @@ test('a ClientSession over ws verifies 600 consecutive ticks of a real server an
         const now = performance.now();
         session.advance(now, 8);
         ++frame;
-        session.steer(((frame * 5) % 400 - 200) << 16, ((frame * 3) % 300 - 150) << 16, now);
+        session.sendCommand({ target: { x: ((frame * 5) % 400 - 200) << 16, y: ((frame * 3) % 300 - 150) << 16 } }, now);
         flush();
         const f = session.figures().session;
         if (f.verifiedTicks >= TICKS) done();

@@ -1,7 +1,9 @@
 // `tandem serve` around a scripted stand-in room, for the transport tests over real sockets
 // (tests/server/*.test.mjs). The stand-in decides nothing a real room would: it greets,
 // echoes, broadcasts one shared counter frame per tick and obeys a few command bytes, so
-// each transport behaviour can be provoked on purpose. Never linked into `tandem`.
+// each transport behaviour can be provoked on purpose. With --game arena it serves the arena's
+// real room instead (exactly as `tandem serve` does) under the same shortened limits, so the
+// hostile tests can run a verifying player beside the attack. Never linked into `tandem`.
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -12,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "arena/serve.hpp"
 #include "tandem/server/room_port.hpp"
 #include "tandem/server/serve.hpp"
 
@@ -31,7 +34,7 @@ public:
     StandInRoom(uint32_t frame_bytes, uint32_t max_message, uint32_t tick_hz, bool echo)
         : frame_bytes_(frame_bytes < 8 ? 8 : frame_bytes), max_message_(max_message), tick_hz_(tick_hz), echo_(echo) {}
 
-    ConnectionId connect(int64_t) override {
+    ConnectionId connect(int64_t, const AddressKey&) override {
         const ConnectionId id = next_id_++;
         open_[id] = true;
         auto hello = std::make_shared<std::vector<uint8_t>>(5, uint8_t{'H'});
@@ -108,7 +111,8 @@ private:
 // usage: tandem_test_server [--frame-bytes N] [--max-message N] [--queue-cap N]
 //          [--idle-ms N] [--handshake-ms N] [--close-ms N] [--http-idle-ms N] [--request-ms N]
 //          [--pings-per-second N] [--connections-per-address N] [--handshakes-per-address N]
-//          [--echo 0|1] -- SERVE-ARGS...
+//          [--seats-per-address N] [--watchers-per-address N] [--max-open-sockets N]
+//          [--echo 0|1] [--game arena] -- SERVE-ARGS...
 // SERVE-ARGS are `tandem serve`'s, for a stand-in "game" with two flags of its own (--tick-hz,
 // and --size, which a scenario fixes) and two scenarios (one, two), so the command's handling
 // of a game's flags is exercised too.
@@ -116,6 +120,7 @@ int main(int argc, char** argv) {
     uint32_t frame_bytes = 64;
     uint32_t max_message = 1024;
     bool echo = true;
+    bool arena_room = false;
     TransportLimits limits;
     std::vector<std::string_view> serve_args;
     int i = 1;
@@ -128,6 +133,14 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) {
             std::cerr << "tandem_test_server: missing value for " << flag << "\n";
             return 2;
+        }
+        if (flag == "--game") {
+            if (std::string_view(argv[++i]) != "arena") {
+                std::cerr << "tandem_test_server: --game takes arena\n";
+                return 2;
+            }
+            arena_room = true;
+            continue;
         }
         const uint64_t value = std::stoull(argv[++i]);
         if (flag == "--frame-bytes") frame_bytes = static_cast<uint32_t>(value);
@@ -142,12 +155,16 @@ int main(int argc, char** argv) {
         else if (flag == "--pings-per-second") limits.pings_per_second = static_cast<uint32_t>(value);
         else if (flag == "--connections-per-address") limits.connections_per_address = static_cast<uint32_t>(value);
         else if (flag == "--handshakes-per-address") limits.handshakes_per_address = static_cast<uint32_t>(value);
+        else if (flag == "--seats-per-address") limits.seats_per_address = static_cast<uint32_t>(value);
+        else if (flag == "--watchers-per-address") limits.watchers_per_address = static_cast<uint32_t>(value);
+        else if (flag == "--max-open-sockets") limits.max_open_sockets = static_cast<uint32_t>(value);
         else {
             std::cerr << "tandem_test_server: unknown option " << flag << "\n";
             return 2;
         }
     }
     for (; i < argc; ++i) serve_args.emplace_back(argv[i]);
+    if (arena_room) return serve_main<arena::Sim>(serve_args, arena::serve_hooks(), std::cout, std::cerr, limits);
     ServeGame game;
     game.name = "stand-in";
     game.flags = {{"--tick-hz", "HZ", "ticks per second, 1.." + std::to_string(largest_tick_hz) + " (default 60)", ""},

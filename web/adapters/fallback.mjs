@@ -29,9 +29,10 @@ export class FallbackAdapter {
 
   get mode() { return this.#inner.mode; }
   get modeLabel() { return this.#inner.modeLabel; }
-  get arenaSize() { return this.#inner.arenaSize; }
   get inner() { return this.#inner; }
   get firstVerifiedAtMs() { return this.#inner.firstVerifiedAtMs ?? null; }
+
+  frameBudgetMs(gapMs) { return this.#inner.frameBudgetMs(gapMs); }
 
   advance(nowMs, budgetMs) {
     // Watched only until the socket first opens (or the switch is made): one look a frame.
@@ -75,7 +76,7 @@ export class FallbackAdapter {
 
   onSuspend(nowMs) { this.#suspendedAtMs = nowMs; this.#inner.onSuspend(nowMs); }
   onResume(nowMs) { this.#suspendedAtMs = null; this.#inner.onResume(nowMs); }
-  steer(point) { this.#inner.steer(point); }
+  sendInput(input) { this.#inner.sendInput(input); }
   renderView() { return this.#inner.renderView(); }
   figures() { return this.#inner.figures(); }
   dispose() { this.#inner.dispose(); }

@@ -1,51 +1,49 @@
-// The page's side of a server match: the client session (C++ in wasm, from the ES module)
-// behind the adapter interface, fed by the transport. Every decision is the session's: what
-// to send and when, which frames to apply this frame, whether a digest agrees, catch up or
-// baseline after an absence, whether a closed socket should be reopened. This file only
-// forwards bytes, times and the person's steer, and reads back figures and a render view.
-//
-// The calls below are the whole surface the page needs from the ES module's ClientSession
-// (adapters/README.md lists them); tests/server/session.test.mjs drives the same calls over ws.
+// The page's side of a server match: the module's ClientSession (C++ in wasm) fed by the
+// transport, behind the adapter interface (web/README.md). Every decision is the session's:
+// what to send and when, which frames to apply this frame, whether a digest agrees, catch up
+// or baseline after an absence, whether a closed socket should be reopened. This file only
+// forwards bytes, times and the person's input as the game's command (SessionDriver, driver.mjs), and reads back
+// figures and a render view. It runs in the session worker (../session-worker.mjs), or on the
+// main thread with ?session=main; tests/server/session.test.mjs drives the same calls over ws.
 import { Transport } from '../transport.mjs';
+import { SessionDriver } from './driver.mjs';
 
-export class SessionAdapter {
+export class SessionAdapter extends SessionDriver {
   mode;
   modeLabel;
-  #session;
   #transport;
   #connection = { state: 'connecting', label: 'connecting', everOpened: false, opens: 0, failedBeforeOpen: false };
-  // Frames spent from a resume until the session verified again (the HUD's "in N frames"):
-  // counted here because only the page knows what a frame is.
-  #resumeFrames = null;
-  #countingResume = false;
 
   /**
-   * @param {object} tandem the loaded ES module (with ClientSession)
-   * @param {{serverUrl: string, watch: boolean, debug: boolean, lockstep?: boolean, predictWindow?: number | null}} options
-   * @param {Transport | null} [early] a transport the page started before the module was
-   *   ready (early.mjs): what it received meanwhile is handed to the session in order
+   * @param {object} tandem the loaded ES module (a game's package)
+   * @param {{serverUrl: string, watch: boolean, debug: boolean, lockstep?: boolean, predictWindow?: number | null,
+   *   ticket?: string | null}} options ticket: a join ticket for a server that requires one
+   * @param {{view: object, command?: Function}} plugin the game's plugin (what it draws, its command from its input)
+   * @param {Transport | null} [early] a transport the page started before the module was ready
+   *   (early.mjs): what it received meanwhile is handed to the session in order
    */
-  constructor(tandem, { serverUrl, watch, debug, lockstep = false, predictWindow = null }, early = null) {
-    this.mode = watch ? 'watch' : 'play';
-    // A player draws the predicted world (own steers at once, corrected when others' inputs
-    // arrive); a watcher has nothing to predict, and ?lockstep draws only what is verified (as
-    // does a module built without the predicted client: ClientSession.predicts).
-    const predict = !watch && !lockstep && tandem.ClientSession.predicts !== false;
-    this.modeLabel = watch ? `Watching the room at ${serverUrl}`
-      : `Playing in the room at ${serverUrl} (${predict ? 'predicted' : 'lockstep'})`;
+  constructor(tandem, { serverUrl, watch, debug, lockstep = false, predictWindow = null, ticket = null }, plugin, early = null) {
+    // A player draws the predicted state (own commands at once, corrected when others' inputs
+    // arrive); a watcher has nothing to predict, and ?lockstep draws only what is verified.
+    const predict = !watch && !lockstep;
     // An early socket's events carry the times they happened: the session's clock starts no
     // later than the first of them.
-    this.#session = new tandem.ClientSession({ watch, nowMs: early?.startedAtMs ?? performance.now(), predict,
+    const session = new tandem.ClientSession({ watch, nowMs: early?.startedAtMs ?? performance.now(), predict,
       predictWindowTicks: predictWindow ?? undefined });
+    if (ticket) session.setTicket(ticket);
+    super(session, tandem, plugin, { debug, replayName: tandem.game.name, flush: () => this.#flush() });
+    this.mode = watch ? 'watch' : 'play';
+    this.modeLabel = watch ? `Watching the room at ${serverUrl}`
+      : `Playing in the room at ${serverUrl} (${predict ? 'predicted' : 'lockstep'})`;
     const handlers = {
-      onOpen: (nowMs) => { this.#session.onConnected(nowMs); this.#flush(); },
-      onMessage: (bytes, nowMs) => { this.#session.receive(bytes, nowMs); this.#flush(); },
+      onOpen: (nowMs) => { session.onConnected(nowMs); this.#flush(); },
+      onMessage: (bytes, nowMs) => { session.receive(bytes, nowMs); this.#flush(); },
       onClose: (code, reason, nowMs) => {
-        this.#session.onDisconnected(code, nowMs);
-        // A refusal (version, fingerprint, room full) must not be retried in a loop.
-        if (!this.#session.shouldReconnect()) this.#transport.stop();
+        session.onDisconnected(code, nowMs);
+        // A refusal (version, fingerprint, game, room full) must not be retried in a loop.
+        if (!session.shouldReconnect()) this.#transport.stop();
       },
-      retryDelayMs: () => this.#session.reconnectDelayMs,
+      retryDelayMs: () => session.reconnectDelayMs,
       // everOpened stays true once the socket has opened: a page that samples the state once
       // a frame could otherwise see only the refusal's close and take it for no server at all.
       // opens counts the times it opened (a reconnection after an absence is one more).
@@ -58,12 +56,6 @@ export class SessionAdapter {
           failedBeforeOpen: this.#connection.failedBeforeOpen || (!everOpened && ['waiting', 'closed', 'failed'].includes(s.state)) };
       },
     };
-    this.actions = {
-      checkAgainstNative: () => this.#session.checkAgainstNative(),
-      downloadReplay: () => ({ name: `tandem-${Date.now()}.replay`, bytes: this.#session.exportReplay() }),
-      // The tick of the world corrupted (the mismatch is due at the next one or two).
-      corrupt: debug ? () => { const { tick } = this.#session.figures(); this.#session.corruptOnce(); return { tick }; } : undefined,
-    };
     if (early === null) {
       this.#transport = new Transport(serverUrl, handlers);
       this.#transport.start();
@@ -74,46 +66,14 @@ export class SessionAdapter {
   }
 
   #flush() {
-    for (const bytes of this.#session.takeOutgoing()) this.#transport.send(bytes);
+    for (const bytes of this.session.takeOutgoing()) this.#transport?.send(bytes);
   }
 
-  advance(nowMs, budgetMs) {
-    this.#session.advance(nowMs, budgetMs);
-    this.#flush();   // acks and desync reports the advance produced
-    if (this.#countingResume) {
-      this.#resumeFrames += 1;
-      if (this.#session.figures().lastResume?.verifiedAfterMs != null) this.#countingResume = false;
-    }
-  }
-
-  onSuspend(nowMs) { this.#session.onSuspend(nowMs); }
-  onResume(nowMs) {
-    this.#session.onResume(nowMs);
-    this.#flush();
-    this.#resumeFrames = 0;
-    this.#countingResume = true;
-  }
-
-  /** The person's steer target in arena units; the session owns sequence numbers and rate. */
-  steer(point) {
-    this.#session.steer(Math.round(point.x * 65536), Math.round(point.y * 65536));
-    this.#flush();
-  }
-
-  renderView() { return this.#session.renderView(); }
-
-  /** The arena's side in units, from the world the session holds (the welcome's); null before. */
-  get arenaSize() { return this.#session.renderView().arenaSize; }
-
-  figures() {
-    const f = this.#session.figures();
-    const lastResume = f.lastResume === null || this.#resumeFrames === null ? f.lastResume : { ...f.lastResume, frames: this.#resumeFrames };
-    return { ...f, lastResume, mode: this.mode, modeLabel: this.modeLabel, connection: this.#connection };
-  }
+  figures() { return super.figures({ mode: this.mode, modeLabel: this.modeLabel, connection: this.#connection }); }
 
   dispose() {
     this.#transport.stop(1000, 'page closed');  // a page may send 1000 or 3000-4999, not 1001
-    this.#session.delete();
+    this.session.delete();
   }
 }
 

@@ -2,20 +2,19 @@
 // (session-worker.mjs: the socket, the ClientSession, its prediction, timestep and resume
 // decisions). The page calls this adapter as it called the in-page one (adapters/README.md):
 // advance() asks the worker for a frame without waiting, renderView() and figures() return the
-// newest the worker sent (the answer, or a frame the worker's own clock made since; its pellet
-// arrays transferred, not copied), steer() and the
-// lifecycle are posted as they happen. Nothing here decides anything: it moves messages.
+// newest the worker sent (the answer, or a frame the worker's own clock made since; its column
+// arrays transferred, not copied), sendInput() and the lifecycle are posted as they happen.
+// Nothing here decides anything: it moves messages.
 
 // Before the worker's first frame: what the HUD and the renderers show for a session that has
-// no world yet (the shapes of adapters/README.md).
+// no world yet (the shapes of web/README.md).
 const EMPTY_VIEW = Object.freeze({
-  tick: 0, alpha: 0, predicted: false, confirmedTick: null, arenaSize: null, me: null,
-  pellets: { current: new Float32Array(0), previous: null }, wells: [], events: [],
+  hasWorld: false, tick: 0, alpha: 0, predicted: false, confirmedTick: null, me: null, current: null, previous: null, events: [],
 });
 
 function startingFigures(connection) {
   return {
-    me: null, players: [], tick: null, serverTick: null, lagTicks: null,
+    me: null, tick: null, serverTick: null, lagTicks: null,
     verification: { verifiedTick: null, verifiedTicks: 0, mismatches: [] },
     rttMs: null, bytesInPerSec: null, bytesOutPerSec: null, droppedMs: 0, stepCostMs: null,
     lastResume: null, error: null, prediction: null, absence: null, connection,
@@ -23,29 +22,22 @@ function startingFigures(connection) {
 }
 
 /**
- * The worker started by early.mjs (before the module was ready): its socket is open already.
- * This handle keeps what the worker says until the adapter listens.
+ * The session worker, started by index.html's first script (window.tandemStartSessionWorker):
+ * its socket is open already, and it is handed the .wasm the page compiles. This handle keeps
+ * what the worker says until the adapter listens.
  */
 export class EarlySessionWorker {
   kind = 'worker';
   worker;
   #listener = null;
-  #early = [];
+  #early;
 
-  /** @param {object} options the page's options (structured-cloned to the worker) */
-  constructor(options, wasm) {
-    this.worker = new Worker(new URL('../session-worker.mjs', import.meta.url), { type: 'module', name: 'tandem session' });
-    this.worker.onmessage = (event) => (this.#listener === null ? this.#early.push(event.data) : this.#listener(event.data));
-    this.worker.onerror = (event) => this.#deliver({ t: 'failed', message: event.message ?? 'the session worker failed to load' });
-    this.worker.postMessage({ t: 'start', options, timeOrigin: performance.timeOrigin });
-    // The .wasm the page compiled meanwhile (index.html), or null: the worker then fetches it.
-    Promise.resolve(wasm).catch(() => null).then((module) => {
-      try {
-        this.worker.postMessage({ t: 'wasm', module: module ?? null });
-      } catch {
-        this.worker.postMessage({ t: 'wasm', module: null });   // a browser that cannot clone a Module
-      }
-    });
+  /** @param {{worker: Worker, said: object[]}} started the worker and what it said so far */
+  constructor({ worker, said }) {
+    this.worker = worker;
+    this.#early = said;
+    worker.onmessage = (event) => this.#deliver(event.data);
+    worker.onerror = (event) => this.#deliver({ t: 'failed', message: event.message || 'the session worker failed to load' });
   }
 
   get attached() { return this.#listener !== null; }
@@ -116,7 +108,7 @@ export class WorkerSessionAdapter {
         if (m.figures !== null) this.#figures = m.figures;
         this.lastFrame = { receivedAtMs: performance.now(), sentAtMs: m.sentAtMs, advanceWorkMs: m.figures?.worker.advanceWorkMs ?? null };
         if (m.sentAtMs != null) {
-          this.transit.push({ transitMs: this.lastFrame.receivedAtMs - m.sentAtMs, postMs: m.figures?.worker.lastFramePostMs ?? null });
+          this.transit.push({ atMs: this.lastFrame.receivedAtMs, transitMs: this.lastFrame.receivedAtMs - m.sentAtMs, postMs: m.figures?.worker.lastFramePostMs ?? null });
           if (this.transit.length > 600) this.transit.shift();
         }
         break;
@@ -152,28 +144,33 @@ export class WorkerSessionAdapter {
   /** The worker's figures now, without a frame (null before its module is ready): tests read a hidden page's session with it. */
   probe() { return this.#ask(null, 'probe'); }
 
-  /** Asks the worker for the next frame; the answer is drawn when it has arrived. */
-  advance(nowMs, budgetMs) {
+  /**
+   * Asks the worker for the next frame; the answer is drawn when it has arrived. The frame's
+   * simulation budget is not the worker's: it steps on its own thread by its own rule.
+   */
+  advance() {
     if (this.#frameInFlight || this.#failure !== null) return;
     this.#frameInFlight = true;
-    this.#early.post({ t: 'frame', budgetMs });
+    this.#early.post({ t: 'frame' });
   }
+
+  /** Nothing of a page frame's time: the worker budgets its own advances (tandem.workerBudgetMs). */
+  frameBudgetMs() { return 0; }
 
   /** The page's lifecycle as it is (hidden, frozen, in the back-forward cache): the worker keeps running while only hidden. */
   onLifecycle(nowMs, away) {
     this.#early.post({ t: 'lifecycle', atMs: nowMs, away });
     // Shown again: ask for a frame now, so the first one drawn is today's world and not the
     // one from before the absence (the next animation frame comes a few ms later).
-    if (!away.hidden && !away.frozen && !away.unloaded) this.advance(nowMs, 8);
+    if (!away.hidden && !away.frozen && !away.unloaded) this.advance();
   }
   onSuspend(nowMs) { this.onLifecycle(nowMs, { hidden: false, frozen: true, unloaded: false }); }
   onResume(nowMs) { this.onLifecycle(nowMs, { hidden: false, frozen: false, unloaded: false }); }
 
-  steer(point) { this.#early.post({ t: 'steer', point: { x: point.x, y: point.y } }); }
+  /** The person's input, as the plugin's view reads it (the worker makes the game's command of it). */
+  sendInput(input) { this.#early.post({ t: 'input', input }); }
 
   renderView() { return this.#view; }
-
-  get arenaSize() { return this.#view.arenaSize; }
 
   /** When the worker verified its first tick, on this thread's clock (null before). */
   get firstVerifiedAtMs() { return this.#figures.worker?.firstVerifiedAtMs ?? null; }

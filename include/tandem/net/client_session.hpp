@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -59,6 +60,25 @@ inline constexpr int64_t assumed_step_cost_ns = 1'000'000;
 // and a catch-up limited below that would fall further behind instead of catching up.
 inline constexpr int64_t catch_up_slice_ns = 8'000'000;
 inline constexpr int64_t catch_up_call_max_ns = 32'000'000;
+// What a page frame may spend on simulation (the budget it passes to advance): the catch-up
+// slice, or half the gap since its previous frame when frames come slower (a slow phone,
+// software rendering on a busy machine, a worker's timer), never past catch_up_call_max_ns, so
+// a page drawing few frames still steps the tick rate and no frame grows past what a person
+// notices. A gap of 0 (unknown) or of a second or more (the page was away) gives the slice.
+// The one rule for every page: the ES module hands it to JavaScript (frameBudgetMs).
+constexpr int64_t frame_budget_ns(int64_t gap_ns) {
+    if (gap_ns <= 0 || gap_ns >= 1'000'000'000) return catch_up_slice_ns;
+    return std::clamp<int64_t>(gap_ns / 2, catch_up_slice_ns, catch_up_call_max_ns);
+}
+// What an advance of a session in a thread that draws nothing (a page's session worker) may
+// spend: all the time since its previous advance, at least the catch-up slice and at most
+// catch_up_call_max_ns (a frame request waits behind it). The resume rule reads the share of
+// wall time this gives stepping, all of it, and prices a catch-up by it. Unlike a page frame's
+// budget it does not fall back to the slice after a long gap: a worker held up a second or more
+// could then step little more than the tick rate and would fall further behind.
+constexpr int64_t worker_budget_ns(int64_t since_last_ns) {
+    return std::clamp<int64_t>(since_last_ns, catch_up_slice_ns, catch_up_call_max_ns);
+}
 // Until measured: advance called at 60 Hz, and a baseline decoded in what a step costs.
 inline constexpr int64_t assumed_advance_interval_ns = 16'666'667;
 inline constexpr int64_t assumed_baseline_decode_ns = assumed_step_cost_ns;
@@ -186,6 +206,26 @@ int64_t reconnect_delay(uint32_t attempts);
 bool refusal_is_final(ErrorCode code);
 Fx tick_fraction(int64_t since_step_ns, int64_t tick_ns);
 uint64_t steps_allowed(bool catching_up, int64_t budget_ns, int64_t step_cost_ns);
+
+// The typical value of a wall time measured over and over (a step's cost, the interval between
+// advance calls): the median of the last `window` samples, the first sample setting it. A host
+// descheduled in the middle of one measurement (a loaded machine, a browser holding up a worker
+// for half a second) gives one sample tens of times the others; a smoothed mean would carry it
+// for dozens of calls, and the resume rule would price stepping as hopeless and drop the world
+// for a baseline. A lasting change moves the median within window / 2 + 1 samples.
+class RecentMedian {
+public:
+    static constexpr uint32_t window = 15;
+    explicit RecentMedian(int64_t assumed) : value_(assumed) {}
+    void add(int64_t sample);
+    int64_t value() const { return value_; }
+
+private:
+    std::array<int64_t, window> samples_{};
+    uint32_t held_ = 0;
+    uint32_t next_ = 0;
+    int64_t value_;
+};
 }  // namespace detail
 
 // ---- The session -----------------------------------------------------------------------------
@@ -203,13 +243,18 @@ public:
         out_rate_.elapsed(now);
     }
 
-    // Step cost measurement: a clock used only to time steps (a smoothed mean: the first
-    // sample sets it, each later one moves it 1/8 of the way). Without one the cost is
+    // Step cost measurement: a clock used only to time steps (the median of the recent ones,
+    // detail::RecentMedian: the first sample sets it). Without one the cost is
     // assumed_step_cost_ns. The clock never decides anything else; tests pass a fake one.
     void set_clock(int64_t (*now_ns)()) { clock_ = now_ns; }
 
     // The socket opened: queues a Hello (the room then sends Welcome, Baseline, Frames).
     void on_connected(int64_t now);
+    // A ticket from the room's lobby, for a room that requires one (protocol.hpp's Ticket, as
+    // decode_ticket reads it): sent with every hello that asks for a new seat or place, never
+    // beside a resume token (the token is the ticketed player's own way back). A player's
+    // ticket admits once; a watcher's admits one connection at a time until it expires.
+    void set_ticket(Ticket ticket) { ticket_ = std::move(ticket); }
     // One whole server message. Frames are queued (applied by advance); everything else is
     // handled at once. A message that does not decode (for the protocol or for the game) is
     // counted and ignored.
@@ -296,7 +341,7 @@ public:
     uint64_t world_epoch() const { return world_epoch_; }
     // The newest command sent, with its sequence (the room echoes it in the frame it lands on).
     std::optional<SentCommand<G>> last_command_sent() const { return last_command_sent_; }
-    int64_t step_cost_ns() const { return step_cost_ns_; }
+    int64_t step_cost_ns() const { return step_cost_.value(); }
 
 private:
     struct PendingFrame {
@@ -348,8 +393,7 @@ private:
 
     Role role_;
     int64_t (*clock_)() = nullptr;
-    int64_t step_cost_ns_ = assumed_step_cost_ns;
-    bool cost_measured_ = false;
+    detail::RecentMedian step_cost_{assumed_step_cost_ns};
 
     bool connected_ = false;
     bool welcomed_ = false;
@@ -400,8 +444,7 @@ private:
     int64_t resume_decided_at_ = 0;
     int64_t last_advance_at_ = 0;
     // What the resume rule weighs, measured as the session runs.
-    int64_t advance_interval_ns_ = assumed_advance_interval_ns;   // smoothed, between advance calls
-    bool interval_measured_ = false;
+    detail::RecentMedian advance_interval_{assumed_advance_interval_ns};   // between advance calls
     bool advanced_once_ = false;
     int64_t last_budget_ns_ = catch_up_slice_ns;
     int64_t baseline_requested_at_ = -1;     // the hello or "nothing held" ack awaiting its baseline
@@ -420,6 +463,7 @@ private:
     // whether the hello of this connection carried it.
     std::optional<ResumeToken> resume_token_;
     bool sent_token_ = false;
+    std::optional<Ticket> ticket_;
 
     std::vector<std::vector<uint8_t>> outgoing_;
     std::vector<uint8_t> replay_;
@@ -446,6 +490,7 @@ void ClientSession<G>::on_connected(int64_t now) {
     // A player that held a seat asks for it back; the room refuses a token it no longer honours
     // (then the token is dropped, and the next connection asks for a new seat).
     if (role_ == Role::play) hello.resume = resume_token_;
+    if (!hello.resume) hello.ticket = ticket_;
     sent_token_ = hello.resume.has_value();
     send(hello);
     baseline_requested_at_ = now;
@@ -687,11 +732,7 @@ bool ClientSession<G>::step_one(int64_t now) {
     const int64_t t0 = clock_ ? clock_() : 0;
     stepper_.step(*state_, std::span<const sim::Input<G>>(step_inputs_));
     if (clock_) {
-        const int64_t sample = std::max<int64_t>(1, sat_sub(clock_(), t0));
-        // A smoothed mean moving 1/8 of the way to each sample (rounded toward zero): one
-        // slow step (a GC pause) barely moves it. The first sample sets it.
-        step_cost_ns_ = cost_measured_ ? std::max<int64_t>(1, sat_add(step_cost_ns_, sat_sub(sample, step_cost_ns_) / 8)) : sample;
-        cost_measured_ = true;
+        step_cost_.add(std::max<int64_t>(1, sat_sub(clock_(), t0)));
     }
     events_valid_ = true;
     last_step_at_ = now;
@@ -770,10 +811,10 @@ ResumeCosts ClientSession<G>::resume_costs(uint64_t behind) const {
     ResumeCosts c;
     c.behind_ticks = behind;
     c.tick_hz = tick_hz();
-    c.step_cost_ns = step_cost_ns_;
+    c.step_cost_ns = step_cost_.value();
     // What a catching-up call may spend, over how often the host calls.
     const int64_t spend = std::clamp(last_budget_ns_, catch_up_slice_ns, catch_up_call_max_ns);
-    c.step_share_permille = static_cast<uint32_t>(std::min<int64_t>(1000, mul_div_round(spend, 1000, std::max<int64_t>(1, advance_interval_ns_))));
+    c.step_share_permille = static_cast<uint32_t>(std::min<int64_t>(1000, mul_div_round(spend, 1000, std::max<int64_t>(1, advance_interval_.value()))));
     c.baseline_fetch_ns = baseline_fetch_ns_;
     c.baseline_decode_ns = baseline_decode_ns_;
     // The room's flow control and ring, in this game's ticks (tandem/net/room.hpp).
@@ -814,12 +855,10 @@ uint32_t ClientSession<G>::advance(int64_t now, int64_t budget_ns) {
     const int64_t since_last = std::max<int64_t>(0, sat_sub(now, last_advance_at_));
     last_advance_at_ = now;
     last_budget_ns_ = budget_ns;
-    // How often the host calls, smoothed like the step cost; a pause past gap_threshold_ticks
-    // is an absence the rule weighs, not the host's rhythm.
+    // How often the host calls, the median of the recent intervals like the step cost; a pause
+    // past gap_threshold_ticks is an absence the rule weighs, not the host's rhythm.
     if (advanced_once_ && since_last > 0 && since_last <= static_cast<int64_t>(gap_threshold_ticks) * tick_ns()) {
-        advance_interval_ns_ = interval_measured_ ? std::max<int64_t>(1, sat_add(advance_interval_ns_, sat_sub(since_last, advance_interval_ns_) / 8))
-                                                  : since_last;
-        interval_measured_ = true;
+        advance_interval_.add(since_last);
     }
     advanced_once_ = true;
     if (state_ && !awaiting_baseline_ && !catching_up_ && frames_.size() > gap_threshold_ticks) {
@@ -838,7 +877,7 @@ uint32_t ClientSession<G>::advance(int64_t now, int64_t budget_ns) {
 
     uint32_t applied = 0;
     if (state_ && !awaiting_baseline_ && !frames_.empty()) {
-        const uint64_t n = std::min<uint64_t>(detail::steps_allowed(catching_up_, budget_ns, step_cost_ns_), frames_.size());
+        const uint64_t n = std::min<uint64_t>(detail::steps_allowed(catching_up_, budget_ns, step_cost_.value()), frames_.size());
         for (uint64_t i = 0; i < n; ++i) {
             if (i + 1 == n) {
                 // The state before the last step of this call: what the render interpolates
@@ -920,7 +959,7 @@ SessionFigures ClientSession<G>::figures() const {
     f.lag_ticks = f.server_tick > f.verified_tick ? f.server_tick - f.verified_tick : 0;
     f.rtt_ns = timeline_.rtt().value_or(-1);
     f.jitter_ns = timeline_.jitter().value_or(-1);
-    f.step_cost_ns = step_cost_ns_;
+    f.step_cost_ns = step_cost_.value();
     f.bytes_in_per_sec = in_rate_.per_sec();
     f.bytes_out_per_sec = out_rate_.per_sec();
     f.resumable = resume_token_.has_value();

@@ -31,7 +31,7 @@ struct Applied {
 // The hello a client of game G sends.
 template <class G>
 Hello hello_for(Role role) {
-    return Hello{protocol_version, sim::fingerprint_hash<G>(), role, std::string(G::name), std::nullopt};
+    return Hello{protocol_version, sim::fingerprint_hash<G>(), role, std::string(G::name), std::nullopt, std::nullopt};
 }
 
 // ---- Commands ------------------------------------------------------------------------------

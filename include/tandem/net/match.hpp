@@ -85,6 +85,9 @@ public:
     bool closed_by_room(uint32_t e) const { return endpoints_[e]->closed_by_room; }
     // A raw endpoint's received messages, in order; whether its socket was closed.
     const std::vector<Bytes>& received(uint32_t e) const { return endpoints_[e]->received; }
+    // The same, handed over and forgotten: a raw endpoint that plays for as long as a page
+    // stays open (the offline mode's bots) must not keep every frame it was sent.
+    std::vector<Bytes> take_received(uint32_t e) { return std::exchange(endpoints_[e]->received, {}); }
     bool saw_close(uint32_t e) const { return endpoints_[e]->saw_close; }
 
     // Makes the endpoint's session followed by `follower` (replacing any before): from then on

@@ -27,8 +27,10 @@ namespace tandem::net {
 // opaque payloads, and the hello and the welcome name the game. Version 3: a player's welcome
 // may end with a resume token, and a hello may end with one (reclaiming a seat kept after a
 // drop), with the three refusals of a token (resume_unknown, resume_expired, resume_used) and
-// resumed_elsewhere.
-inline constexpr uint16_t protocol_version = 3;
+// resumed_elsewhere. Version 4: the hello's resume token is length-prefixed and a ticket may
+// follow it (a room that requires tickets), with the ticket's refusals (ticket_missing,
+// ticket_forged, ticket_expired, ticket_replayed, ticket_invalid) and address_limit.
+inline constexpr uint16_t protocol_version = 4;
 
 // A resume token: a secret the room hands a player in its welcome, good for one hello that
 // takes the seat back after a drop (room.hpp says when). 128 bits from the source the room is
@@ -37,6 +39,32 @@ inline constexpr uint16_t protocol_version = 3;
 // digest.
 inline constexpr uint32_t resume_token_bytes = 16;
 using ResumeToken = std::array<uint8_t, resume_token_bytes>;
+
+// ---- Tickets ------------------------------------------------------------------------------
+// A ticket: a lobby's or matchmaker's signed permission for one hello, for a server that
+// requires them (`tandem serve --ticket-key FILE`). It names the room, the role, the seat (or
+// any seat) and the player's name, and expires; the signature is HMAC-SHA256 over every byte
+// before it, with a key the lobby and the server share. The codec checks only the layout: the
+// server checks the signature, the expiry, the room and that it was not used before
+// (tandem/server/tickets.hpp), and the room checks the role and the seat.
+//   u8 format (ticket_format) | u64 expiry, Unix seconds (UTC) | ticket_nonce_bytes of nonce
+//   | u8 role | u32 player (a seat 1..max_players_per_room, or 0: any seat; 0 for a watcher)
+//   | u8 r | r bytes of the room's name (1 to max_room_name_bytes of [A-Za-z0-9_-], as a
+//   server's --room and its checkpoint store spell it)
+//   | u8 m | m bytes of the player's name (0 to max_ticket_name_bytes of UTF-8)
+//   | ticket_mac_bytes of HMAC-SHA256(key, all of the above)          = 64 + r + m bytes
+inline constexpr uint8_t ticket_format = 1;
+inline constexpr uint32_t ticket_nonce_bytes = 16;
+inline constexpr uint32_t ticket_mac_bytes = 32;
+inline constexpr uint32_t max_room_name_bytes = 64;
+inline constexpr uint32_t max_ticket_name_bytes = 64;
+inline constexpr uint32_t min_ticket_bytes = 1 + 8 + ticket_nonce_bytes + 1 + 4 + 1 + 1 + 1 + ticket_mac_bytes;
+inline constexpr uint32_t max_ticket_bytes = min_ticket_bytes - 1 + max_room_name_bytes + max_ticket_name_bytes;
+using TicketNonce = std::array<uint8_t, ticket_nonce_bytes>;
+using TicketMac = std::array<uint8_t, ticket_mac_bytes>;
+
+// A room's name as tickets (and a server's --room) spell it.
+bool valid_room_name(std::string_view name);
 
 // The codec carries a game's own bytes without knowing the game: a config (the welcome), a
 // command (an input, each input of a frame) and the game's section digests (a desync report
@@ -67,19 +95,40 @@ enum class MessageType : uint8_t {
 // ---- Client to server --------------------------------------------------------------------
 enum class Role : uint8_t { play = 0, watch = 1 };
 
+struct Ticket {
+    uint64_t expires_unix_s = 0;
+    TicketNonce nonce{};
+    Role role = Role::play;
+    uint32_t player = 0;   // 0: any free seat (and always 0 for a watcher)
+    std::string room;
+    std::string name;
+    TicketMac mac{};
+    friend bool operator==(const Ticket&, const Ticket&) = default;
+};
+// The bytes the signature covers (everything before the mac), and the whole ticket. A name
+// longer than its bound is cut (at a UTF-8 boundary), so whatever the caller passes encodes to
+// a ticket that decodes.
+std::vector<uint8_t> ticket_signed_bytes(const Ticket& t);
+void encode_ticket(std::vector<uint8_t>& out, const Ticket& t);
+
 // u8 type | u16 version | u64 fingerprint hash | u8 role | u8 n | n bytes of the game's name
-// (1 to max_game_name_bytes of [a-z0-9_-]) | optionally resume_token_bytes of a resume token
-//                                                          = 13 + n bytes, or 29 + n with a token
+// (1 to max_game_name_bytes of [a-z0-9_-]) | u8 t (0 or resume_token_bytes) | t bytes of a
+// resume token | u16 k (0 to max_ticket_bytes) | k bytes of a ticket (above)
+//                                                                    = 16 + n + t + k bytes
 // Without a token the hello asks for a new seat (or a watcher's place); with one it asks for
-// the seat the token names back (role play only). The token's presence is the message's length.
+// the seat the token names back (role play only). A room that requires tickets admits a hello
+// without a token only with a ticket it accepts; a room that does not ignores one.
 struct Hello {
     uint16_t version = protocol_version;
     uint64_t fingerprint = 0;
     Role role = Role::play;
     std::string game;
     std::optional<ResumeToken> resume;
+    std::optional<Ticket> ticket;
     friend bool operator==(const Hello&, const Hello&) = default;
 };
+inline constexpr uint32_t hello_header_bytes = 1 + 2 + 8 + 1 + 1;
+inline constexpr uint32_t max_hello_bytes = hello_header_bytes + max_game_name_bytes + 1 + resume_token_bytes + 2 + max_ticket_bytes;
 
 // A game's command as bytes, inline (an input message is small and frequent: no allocation).
 struct CommandBytes {
@@ -227,7 +276,15 @@ enum class ErrorCode : uint8_t {
     resume_expired = 12,       // the token's seat was given up: its grace period ended first
     resume_used = 13,          // the token was already used to resume (each is good once)
     resumed_elsewhere = 14,    // another connection took this seat back with its token
+    ticket_missing = 15,       // the room requires a ticket and the hello carried none
+    ticket_forged = 16,        // the ticket's signature is not the room's key's
+    ticket_expired = 17,       // the ticket's expiry has passed
+    ticket_replayed = 18,      // the ticket was used already (a player's), or is in use (a watcher's)
+    ticket_invalid = 19,       // signed and current, but not for this: another room, role or seat
+    address_limit = 20,        // the client's address holds its share of the room's seats or places
 };
+// One past the largest code: arrays indexed by a code's value (0 is no code).
+inline constexpr uint32_t error_code_end = 21;
 std::string_view error_name(ErrorCode code);  // "version_mismatch", ...
 std::string_view describe(ErrorCode code);
 
@@ -242,9 +299,11 @@ inline constexpr uint32_t max_error_text_bytes = 256;
 using ClientMessage = std::variant<Hello, InputMsg, Ack, Ping, Desync>;
 using ServerMessage = std::variant<Welcome, Frame, Baseline, Pong, Sections, ErrorMsg>;
 
-// The largest message a client may legally send (a Desync of max_sections digests): the
-// server's read limit, whatever the game.
-inline constexpr uint32_t max_client_message_bytes = 1 + 8 + 1 + 8 * max_sections;
+// The largest message a client may legally send (a hello with a token and the longest ticket,
+// or a Desync of max_sections digests, whichever is longer): the server's read limit, whatever
+// the game.
+inline constexpr uint32_t max_desync_bytes = 1 + 8 + 1 + 8 * max_sections;
+inline constexpr uint32_t max_client_message_bytes = max_hello_bytes > max_desync_bytes ? max_hello_bytes : max_desync_bytes;
 
 // ---- Decoding errors ---------------------------------------------------------------------
 enum class ProtocolError : uint8_t {
@@ -266,6 +325,9 @@ enum class ProtocolError : uint8_t {
     bad_game_name,         // a game name empty, too long, or not of [a-z0-9_-]
     too_many_sections,     // more section digests than max_sections
     payload_too_long,      // a command or a config above its bound
+    bad_token_length,      // a hello's resume token length other than 0 or resume_token_bytes
+    unknown_ticket_format, // a ticket whose format byte is not ticket_format
+    bad_room_name,         // a ticket's room name empty, too long, or not of [A-Za-z0-9_-]
 };
 std::string_view error_name(ProtocolError error);
 std::string_view describe(ProtocolError error);
@@ -288,6 +350,9 @@ void encode(std::vector<uint8_t>& out, const ClientMessage& m);
 void write_frame_header(ByteWriter& w, uint64_t tick, uint64_t digest, uint16_t count, uint8_t command_bytes);
 void encode(std::vector<uint8_t>& out, const ServerMessage& m);
 
+// A ticket alone (as `tandem ticket` prints it, decoded), exactly: its layout only.
+Result<Ticket, ProtocolError> decode_ticket(std::span<const uint8_t> bytes);
+
 // One whole message, exactly: a server message sent to the server (and vice versa) is
 // unknown_type.
 Result<ClientMessage, ProtocolError> decode_client(std::span<const uint8_t> bytes);
@@ -309,8 +374,10 @@ enum class CloseReason : uint8_t {
     shutting_down,    // the server stops (1001)
     resume_refused,   // a hello's resume token is unknown, expired or used (1008)
     resumed_elsewhere,  // another connection took the seat back with its token (1001)
+    ticket_refused,   // a hello's ticket is missing, forged, expired, replayed or not for this (1008)
+    address_limit,    // the client's address holds its share of seats or watcher places (1008)
 };
-inline constexpr uint32_t close_reason_count = 8;
+inline constexpr uint32_t close_reason_count = 10;
 std::string_view error_name(CloseReason reason);  // "protocol_error", ...
 std::string_view describe(CloseReason reason);
 uint16_t websocket_close_code(CloseReason reason);

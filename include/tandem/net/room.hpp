@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -23,6 +24,8 @@
 
 #include "tandem/core/digest.hpp"  // hex64: the one spelling of a digest
 #include "tandem/core/result.hpp"
+#include "tandem/core/sha256.hpp"
+#include "tandem/net/checkpoint.hpp"
 #include "tandem/net/game_codec.hpp"
 #include "tandem/net/link_arith.hpp"
 #include "tandem/net/protocol.hpp"
@@ -115,8 +118,14 @@ inline constexpr int64_t max_resume_grace_ns = int64_t{3600} * 1'000'000'000;
 // unknown: the newest 256, 17 bytes each. An older one is refused as resume_unknown.
 inline constexpr uint32_t retired_tokens_kept = 256;
 
-// The largest message the room accepts is protocol.hpp's max_client_message_bytes (a Desync
-// of max_sections digests): anything longer fails to decode and is refused as malformed.
+// The largest message the room accepts is protocol.hpp's max_client_message_bytes (a hello with
+// a token and the longest ticket): anything longer fails to decode and is refused as malformed.
+
+// Where a connection comes from, as the transport names it: an opaque 16-byte key (the server
+// passes the peer's IP address, an IPv4 one mapped into IPv6 and an IPv6 one cut to its /64).
+// Connections with equal keys share the per-source limits below; the room never reads it
+// otherwise. An in-process match passes the zero key for everyone.
+using SourceKey = std::array<uint8_t, 16>;
 
 // ---- Configuration ------------------------------------------------------------------------
 template <sim::Simulation G>
@@ -132,6 +141,13 @@ struct RoomConfig {
     // counted in the room's ticks (rounded up). Resume needs a token source too
     // (Room::set_token_source).
     int64_t resume_grace_ns = default_resume_grace_ns;
+    // Seats (kept ones included) and watcher places one source may hold at once; 0: no limit.
+    // Without them one client takes every seat and place of a room and keeps them with one
+    // message per idle timeout, and dropping its connections only turns its seats into kept
+    // ones: the server sets both (TransportLimits says how many, and why). Past either, a
+    // hello is refused with ErrorCode::address_limit; nobody else's place is touched.
+    uint32_t seats_per_source = 0;
+    uint32_t watchers_per_source = 0;
 };
 
 // Where a room's resume tokens come from: each call returns a fresh one. The room is pure
@@ -139,6 +155,24 @@ struct RoomConfig {
 // OS (tandem/server/os_random.hpp), tests a deterministic one.
 using TokenSource = std::function<ResumeToken()>;
 
+// Where a room's tickets are judged: the server's judge (tandem/server/tickets.hpp) holds the
+// key, reads the clock and remembers the tickets used. A room given one admits a hello that
+// carries no resume token only with a ticket the judge accepts and whose role and seat fit this
+// hello; a room without one ignores tickets. The room calls check, then (the hello admitted)
+// spend; release when a watcher admitted by a ticket is gone. Player seats taken back with a
+// resume token need no ticket: the token is the ticketed player's.
+class TicketJudge {
+public:
+    virtual ~TicketJudge() = default;
+    // nullopt: the ticket may admit now; else why not: ticket_forged, ticket_expired,
+    // ticket_replayed, ticket_invalid (another room, a lifetime past the judge's bound), or
+    // room_full when the judge can remember no more tickets.
+    virtual std::optional<ErrorCode> check(const Ticket& ticket) = 0;
+    // The ticket admitted a connection: a player's is used for good, a watcher's is in use
+    // until released (a watcher has no seat to resume: its page reconnects with the ticket).
+    virtual void spend(const Ticket& ticket) = 0;
+    virtual void release(const TicketNonce& nonce) = 0;
+};
 // Why Room::create refused a config. For a game knob out of range the game's own code says
 // which (game is set).
 enum class RoomConfigCode : uint8_t {
@@ -203,6 +237,11 @@ struct RoomStats {
     uint64_t resumes = 0;            // hellos that took a kept (or still open) seat back
     uint64_t resumes_refused = 0;    // hellos whose token was unknown, expired or used
     uint64_t seats_expired = 0;      // kept seats whose grace ended: the room authored the leave
+    // Hellos and connections the room refused, by ErrorCode (indexed by its value).
+    std::array<uint64_t, error_code_end> refusals{};
+    uint64_t seats_refused_per_source = 0;     // address_limit refusals of a player's hello
+    uint64_t watchers_refused_per_source = 0;  // ... of a watcher's
+    uint32_t sources = 0;            // sources holding a seat or a watcher's place now
     int64_t last_step_ns = 0;        // the game's step inside the last tick (0 without a clock)
     int64_t last_tick_ns = 0;        // the whole last tick() (0 without a clock)
 };
@@ -282,7 +321,26 @@ std::string fingerprint_refusal(uint64_t theirs, uint64_t ours, std::string_view
 // with close reason resume_refused; a watcher's hello with a token is unexpected. A close the
 // room asks for (a refusal, the idle timeout, shut_down) gives the seat up at once, as before.
 // Without a token source, or with a grace of 0, welcomes carry no token and a disconnect
-// authors the leave at once.
+// authors the leave at once. The room keeps each token only as its SHA-256 (what a hello's token
+// is compared with, in constant time), so neither its memory nor its checkpoint holds a token.
+//
+// Checkpoints (checkpoint.hpp; off until enable_checkpoints): the room writes what another
+// process needs to rebuild it: a snapshot record (the game's snapshot, the room's config and
+// seats) when enabled and every snapshot_every_ticks after, the frame of every tick, and its seats
+// whenever they change between snapshots. The order contract: nothing a call queued for a client
+// leaves take_outbox before the checkpoint records that call wrote have left take_checkpoint.
+// A driver takes the checkpoint, puts it in the store's write path, then takes the outbox; a
+// driver that takes the outbox first gets only what was queued before the first record not yet
+// taken, and the rest after take_checkpoint. So no client ever holds a tick, a seat or a token
+// the store has not been given: a room restored from the store is at least as far as any of its
+// clients. restore() rebuilds the room from a segment: the snapshot, then every frame stepped
+// with its recorded inputs, each one's digest checked against the state's, then the seats, and
+// the inputs that had not landed yet: the joins, leaves and neutral commands the room authored
+// (in the seats records) and every command it accepted (an input record, written without
+// holding anything back: no client sees its effect before the frame that applies it, whose
+// record comes after). A command accepted after the last batch the driver took is lost with the
+// process; its sender sees it unapplied and sends anew. Restored, the seats that had a
+// connection are kept for their tokens, as after a drop.
 //
 // Refusals (an ErrorMsg, then a CloseRequest): a hello of another protocol version
 // (version_mismatch), game (game_mismatch) or build of the game (fingerprint_mismatch), a
@@ -290,8 +348,13 @@ std::string fingerprint_refusal(uint64_t theirs, uint64_t ours, std::string_view
 // at the wrong time (unexpected: anything before hello, a second hello, input from a watcher,
 // an ack of a tick never sent), all closed with protocol_error; no seat or watcher place left
 // (room_full); a sustained input flood (rate_limited); silence past the idle timeout (idle);
-// shut_down (shutting_down). What one client sends never changes what another receives, except
-// through its own accepted commands.
+// shut_down (shutting_down); a source past its share of seats or watcher places
+// (address_limit, counted before any place is given); with a ticket judge, a hello without a
+// token and without a ticket (ticket_missing), or with one the judge refuses (ticket_forged,
+// ticket_expired, ticket_replayed, ticket_invalid) or whose role is not the hello's or whose seat
+// is none of this room's (ticket_invalid), each closed with ticket_refused; a ticket naming a
+// seat gets that seat or room_full. What one client sends never changes what another receives,
+// except through its own accepted commands.
 template <sim::Simulation G>
 class Room {
 public:
@@ -307,6 +370,14 @@ public:
     // Set it before the first hello; every call after it is still a function of the calls and
     // of what the source returns.
     void set_token_source(TokenSource source) { token_source_ = std::move(source); }
+    // Requires tickets from now on (see TicketJudge); null: tickets are ignored again.
+    void set_ticket_judge(std::shared_ptr<TicketJudge> judge) { ticket_judge_ = std::move(judge); }
+    // The per-source shares (RoomConfig::seats_per_source, watchers_per_source) from now on: a
+    // restored room's come from its server, not its checkpoint (they are the transport's).
+    void set_source_limits(uint32_t seats, uint32_t watchers) {
+        config_.seats_per_source = seats;
+        config_.watchers_per_source = watchers;
+    }
     // The grace in force, in ticks at this room's rate (0: no seat is kept).
     uint32_t resume_grace_ticks() const { return grace_ticks_; }
     // Whether player seat `player` (1..max_players) is kept for a dropped player's token.
@@ -314,15 +385,17 @@ public:
         return player >= 1 && player <= seats_.size() && seats_[player - 1] == seat_held_state;
     }
 
-    // A connection opened; the client must then send Hello. Ids start at 1.
-    uint32_t connect(int64_t now_ns);
+    // A connection opened from `source`; the client must then send Hello. Ids start at 1.
+    uint32_t connect(int64_t now_ns, const SourceKey& source = {});
     void receive(uint32_t id, std::span<const uint8_t> message, int64_t now_ns);
     // The connection is gone (for any reason, including a close the room asked for).
     void disconnect(uint32_t id, int64_t now_ns);
     // One simulation tick: step with the inputs that land on it, then stream the frame.
     void tick(int64_t now_ns);
     // ErrorMsg shutting_down and a close for every connection; later hellos are refused alike.
-    void shut_down(int64_t now_ns);
+    // keep_seats: each player's seat is kept for its token as on a drop (the room goes on
+    // elsewhere, from its checkpoint), instead of given up.
+    void shut_down(int64_t now_ns, bool keep_seats = false);
     // Everything queued since the last call, appended in order (per connection, messages in
     // the order they must be written; a CloseRequest after that connection's last message).
     void take_outbox(std::vector<Outgoing>& sends, std::vector<CloseRequest>& closes);
@@ -346,6 +419,21 @@ public:
     void take_recording(std::vector<uint8_t>& out);
     void end_recording();
 
+    // Checkpoints (see the class comment). enable_checkpoints writes a snapshot record now and
+    // every snapshot_every_ticks after (0: default_checkpoint_seconds at the room's rate).
+    void enable_checkpoints(uint32_t snapshot_every_ticks = 0);
+    bool checkpoints_enabled() const { return checkpoint_every_ > 0; }
+    uint32_t checkpoint_every_ticks() const { return checkpoint_every_; }
+    // Everything written since the last call (nothing: an empty batch), and the outbox it held
+    // back is free to go.
+    void take_checkpoint(CheckpointBatch& out);
+    // The room a segment describes, at its last frame's tick, with no connection: its seats
+    // that had one are kept for their tokens (or left, without resume). Checkpoints are off
+    // until enabled again (a new owner starts a segment of its own). each_tick(tick, digest) is
+    // called for every tick stepped, from the snapshot's on, with the digest the state reached.
+    static Result<Room, RestoreError> restore(std::span<const uint8_t> segment, RestoreReport* report = nullptr,
+                                              const std::function<void(uint64_t, uint64_t)>& each_tick = {});
+
 private:
     using Bytes = std::shared_ptr<const std::vector<uint8_t>>;
 
@@ -357,6 +445,8 @@ private:
         bool admitted = false;  // its hello was accepted (it stays true once closed)
         Role role = Role::watch;
         uint32_t player = watcher_id;
+        SourceKey source{};
+        std::optional<TicketNonce> watch_ticket;  // the ticket that admitted this watcher, in use
         int64_t last_heard_ns = 0;
         uint32_t last_sequence = 0;  // 0: none yet (sequences start at 1)
         // Rate limit in units of 1 / tick_hz input: an input costs tick_hz units, a tick
@@ -394,6 +484,14 @@ private:
     void on_hello(Client& c, const Hello& hello);
     void on_resume(Client& c, const ResumeToken& token);
     void admit(Client& c, Role role, uint32_t player);
+    // The per-source counts: what a source holds, and a place taken or given back.
+    struct SourceHold {
+        uint32_t seats = 0;
+        uint32_t watchers = 0;
+    };
+    SourceHold held_by(const SourceKey& source) const;
+    void hold(const SourceKey& source, Role role, int delta);
+    std::optional<ErrorCode> ticket_problem(const Hello& hello) const;
     bool resume_on() const { return grace_ticks_ > 0 && static_cast<bool>(token_source_); }
     std::optional<ResumeToken> issue_token(uint32_t seat);
     void retire_token(uint32_t seat, ErrorCode why);
@@ -403,11 +501,29 @@ private:
     void refuse(Client& c, ErrorCode code, std::string_view text, CloseReason reason);
     void release(Client& c, bool keep_seat = false);
     void schedule(const Applied<G>& input);
+    void place(uint64_t lands, const Applied<G>& input);
+    void write_input_record(uint64_t lands, const Applied<G>& input);
     void send(Client& c, const Bytes& bytes);
     void reply(Client& c, std::vector<uint8_t> bytes);
     void send_baseline(Client& c);
     void stream(Client& c);
     const Bytes& baseline_now();
+    // Checkpoints: each public call that can change what a checkpoint holds opens a Call; when it
+    // ends, changed seats are written and, if the call wrote any record, what it queued is held
+    // back until take_checkpoint.
+    struct Call {
+        explicit Call(Room& r) : room(r), sends(r.outbox_.size()), closes(r.closes_.size()) {}
+        ~Call() { room.end_call(sends, closes); }
+        Call(const Call&) = delete;
+        Call& operator=(const Call&) = delete;
+        Room& room;
+        std::size_t sends;
+        std::size_t closes;
+    };
+    void end_call(std::size_t sends_before, std::size_t closes_before);
+    void write_seats(ByteWriter& w) const;
+    bool read_seats(ByteReader& r);
+    void write_snapshot_record();
 
     template <class Message>
     static Bytes encoded(const Message& m) {
@@ -438,15 +554,22 @@ private:
     std::vector<uint8_t> seats_;
     std::vector<uint64_t> seat_free_at_;
     // The live token of each seat (none: the room offers no resume, or the seat is free).
-    std::vector<std::optional<ResumeToken>> seat_tokens_;
+    // The SHA-256 of each seat's live token (none: the room offers no resume, or the seat is free).
+    std::vector<std::optional<Sha256>> seat_tokens_;
     struct Retired {
-        ResumeToken token{};
+        Sha256 token{};
         ErrorCode why = ErrorCode::resume_unknown;
     };
     std::vector<Retired> retired_;   // a ring of retired_tokens_kept
     uint32_t retired_next_ = 0;
     TokenSource token_source_;
     uint32_t grace_ticks_ = 0;
+    std::shared_ptr<TicketJudge> ticket_judge_;
+    // What each source holds (ordered: no hash decides anything); a source holding nothing has
+    // no entry, so the table never outgrows the seats and places. seat_sources_[i]: the source
+    // seat i is counted against, from its hello until its leave is authored.
+    std::map<SourceKey, SourceHold> sources_;
+    std::vector<SourceKey> seat_sources_;
     std::vector<Client> clients_;  // sorted by id
 
     std::vector<Outgoing> outbox_;
@@ -457,6 +580,15 @@ private:
     bool recording_ = false;
     bool recording_started_ = false;
     std::vector<uint8_t> recorded_;
+
+    uint32_t checkpoint_every_ = 0;       // 0: checkpoints off
+    uint64_t last_snapshot_tick_ = 0;
+    CheckpointBatch checkpoint_;          // written since the last take_checkpoint
+    bool checkpoint_holds_ = false;       // it holds a record the outbox must wait for
+    bool seats_changed_ = false;          // since the last seats or snapshot record
+    // The outbox and closes queued from these indices on wait for take_checkpoint.
+    std::optional<std::size_t> held_sends_from_;
+    std::optional<std::size_t> held_closes_from_;
 };
 
 // ---- Implementation -----------------------------------------------------------------------
@@ -474,6 +606,7 @@ Room<G>::Room(const Config& config, State state) : config_(config), state_(std::
     seats_.assign(config_.max_players, 0);
     seat_free_at_.assign(config_.max_players, 0);
     seat_tokens_.assign(config_.max_players, std::nullopt);
+    seat_sources_.assign(config_.max_players, SourceKey{});
     // Rounded up: a grace is never shorter than asked.
     grace_ticks_ = static_cast<uint32_t>((config_.resume_grace_ns * hz + 999'999'999) / 1'000'000'000);
     RingEntry& start = ring_[now_tick() % ring_ticks_];
@@ -522,11 +655,12 @@ const typename Room<G>::RingEntry* Room<G>::held(uint64_t tick) const {
 
 // ---- Connections --------------------------------------------------------------------------
 template <sim::Simulation G>
-uint32_t Room<G>::connect(int64_t now_ns) {
+uint32_t Room<G>::connect(int64_t now_ns, const SourceKey& source) {
     // Ids increase; after 2^32 connections they wrap, skipping 0 and any still in use.
     while (next_id_ == 0 || find(next_id_) != nullptr) ++next_id_;
     Client c;
     c.id = next_id_++;
+    c.source = source;
     c.last_heard_ns = now_ns;
     c.tokens = int64_t{input_burst} * tick_hz();
     auto at = std::lower_bound(clients_.begin(), clients_.end(), c.id, [](const Client& x, uint32_t v) { return x.id < v; });
@@ -536,6 +670,7 @@ uint32_t Room<G>::connect(int64_t now_ns) {
 
 template <sim::Simulation G>
 void Room<G>::disconnect(uint32_t id, int64_t) {
+    const Call call(*this);
     Client* c = find(id);
     if (c == nullptr) return;
     release(*c, /*keep_seat=*/true);
@@ -552,9 +687,11 @@ void Room<G>::release(Client& c, bool keep_seat) {
         if (c.role == Role::play) {
             --stats_.players;
             const uint32_t seat = c.player - 1;
-            if (keep_seat && resume_on() && seat_tokens_[seat]) {
+            // A token out for the seat means resume is on (a restored room has no source yet).
+            if (keep_seat && grace_ticks_ > 0 && seat_tokens_[seat]) {
                 seats_[seat] = seat_held_state;
                 seat_free_at_[seat] = now_tick() + grace_ticks_;
+                seats_changed_ = true;
                 ++stats_.held_seats;
                 // A game whose players must not keep acting on their last command says what
                 // "nothing" is; the others are sent no command at all.
@@ -571,8 +708,12 @@ void Room<G>::release(Client& c, bool keep_seat) {
             schedule(Applied<G>{sim::Input<G>{c.player, sim::InputKind::leave, typename G::Command{}}, 0});
             seats_[c.player - 1] = 2;
             seat_free_at_[c.player - 1] = lands;
+            hold(seat_sources_[seat], Role::play, -1);
         } else {
             --stats_.watchers;
+            hold(c.source, Role::watch, -1);
+            if (c.watch_ticket && ticket_judge_) ticket_judge_->release(*c.watch_ticket);
+            c.watch_ticket.reset();
         }
     }
     c.stage = Client::Stage::closed;
@@ -583,22 +724,33 @@ void Room<G>::refuse(Client& c, ErrorCode code, std::string_view text, CloseReas
     // The explanation goes out whatever the flow window: it is the last message.
     send(c, encoded(ErrorMsg{code, std::string(text)}));
     closes_.push_back(CloseRequest{c.id, reason});
+    ++stats_.refusals[static_cast<std::size_t>(code)];
     ++stats_.closes[static_cast<std::size_t>(reason)];
     release(c);
 }
 
 template <sim::Simulation G>
-void Room<G>::shut_down(int64_t) {
+void Room<G>::shut_down(int64_t, bool keep_seats) {
+    const Call call(*this);
     shutting_down_ = true;
     end_recording();
     for (Client& c : clients_) {
-        if (c.stage != Client::Stage::closed) refuse(c, ErrorCode::shutting_down, "the server is stopping", CloseReason::shutting_down);
+        if (c.stage == Client::Stage::closed) continue;
+        if (!keep_seats) {
+            refuse(c, ErrorCode::shutting_down, "the server is stopping", CloseReason::shutting_down);
+            continue;
+        }
+        send(c, encoded(ErrorMsg{ErrorCode::shutting_down, "the server is stopping; this room goes on from its checkpoint"}));
+        closes_.push_back(CloseRequest{c.id, CloseReason::shutting_down});
+        ++stats_.closes[static_cast<std::size_t>(CloseReason::shutting_down)];
+        release(c, /*keep_seat=*/true);
     }
 }
 
 // ---- Messages -----------------------------------------------------------------------------
 template <sim::Simulation G>
 void Room<G>::receive(uint32_t id, std::span<const uint8_t> message, int64_t now_ns) {
+    const Call call(*this);
     Client* c = find(id);
     if (c == nullptr || c->stage == Client::Stage::closed) return;  // closing: nothing more counts
     ++stats_.messages_received;
@@ -673,21 +825,53 @@ void Room<G>::on_hello(Client& c, const Hello& hello) {
         on_resume(c, *hello.resume);
         return;
     }
+    if (const auto problem = ticket_problem(hello)) {
+        const char* text = *problem == ErrorCode::ticket_missing    ? "this room admits a hello only with a ticket from its lobby"
+                           : *problem == ErrorCode::ticket_forged   ? "the ticket's signature is not this room's key's"
+                           : *problem == ErrorCode::ticket_expired  ? "the ticket has expired"
+                           : *problem == ErrorCode::ticket_replayed ? "the ticket was used already"
+                           : *problem == ErrorCode::room_full       ? "the room cannot take more tickets now"
+                                                                    : "the ticket is not for this room, role or seat";
+        refuse(c, *problem, text, *problem == ErrorCode::room_full ? CloseReason::room_full : CloseReason::ticket_refused);
+        return;
+    }
+    // The source's share before anything else is given: a refusal here takes nobody's place.
+    const SourceHold held = held_by(c.source);
+    if (hello.role == Role::play && config_.seats_per_source != 0 && held.seats >= config_.seats_per_source) {
+        ++stats_.seats_refused_per_source;
+        refuse(c, ErrorCode::address_limit,
+               "this address holds " + std::to_string(config_.seats_per_source) + " of the room's seats already",
+               CloseReason::address_limit);
+        return;
+    }
+    if (hello.role == Role::watch && config_.watchers_per_source != 0 && held.watchers >= config_.watchers_per_source) {
+        ++stats_.watchers_refused_per_source;
+        refuse(c, ErrorCode::address_limit,
+               "this address holds " + std::to_string(config_.watchers_per_source) + " of the room's watcher places already",
+               CloseReason::address_limit);
+        return;
+    }
+    // A ticket naming a seat gets that seat or none; otherwise the lowest free one.
+    const uint32_t wanted = ticket_judge_ && hello.ticket ? hello.ticket->player : 0;
     uint32_t player = watcher_id;
     if (hello.role == Role::play) {
         for (uint32_t i = 0; i < seats_.size(); ++i) {
             if (seats_[i] == 2 && seat_free_at_[i] <= now_tick()) seats_[i] = 0;
-            if (seats_[i] == 0) {
+            if (seats_[i] == 0 && (wanted == 0 || wanted == i + 1)) {
                 player = i + 1;
                 break;
             }
         }
         if (player == watcher_id) {
-            refuse(c, ErrorCode::room_full, "all " + std::to_string(config_.max_players) + " player seats are taken",
+            refuse(c, ErrorCode::room_full,
+                   wanted != 0 ? "seat " + std::to_string(wanted) + ", the ticket's, is taken"
+                               : "all " + std::to_string(config_.max_players) + " player seats are taken",
                    CloseReason::room_full);
             return;
         }
         seats_[player - 1] = 1;
+        seat_sources_[player - 1] = c.source;
+        hold(c.source, Role::play, +1);
         ++stats_.players;
         // The join is the room's: it lands like an input received now, with the command the
         // game starts a player with.
@@ -699,8 +883,40 @@ void Room<G>::on_hello(Client& c, const Hello& hello) {
             return;
         }
         ++stats_.watchers;
+        hold(c.source, Role::watch, +1);
+    }
+    if (ticket_judge_ && hello.ticket) {
+        ticket_judge_->spend(*hello.ticket);
+        if (hello.role == Role::watch) c.watch_ticket = hello.ticket->nonce;
     }
     admit(c, hello.role, player);
+}
+
+// Why the hello's ticket admits nobody (nullopt: it does, or the room takes no tickets). The
+// judge's verdict first (signature, expiry, room, replay), then whether it fits this hello.
+template <sim::Simulation G>
+std::optional<ErrorCode> Room<G>::ticket_problem(const Hello& hello) const {
+    if (!ticket_judge_) return std::nullopt;
+    if (!hello.ticket) return ErrorCode::ticket_missing;
+    if (const auto verdict = ticket_judge_->check(*hello.ticket)) return verdict;
+    if (hello.ticket->role != hello.role) return ErrorCode::ticket_invalid;
+    if (hello.ticket->player > seats_.size()) return ErrorCode::ticket_invalid;
+    return std::nullopt;
+}
+
+template <sim::Simulation G>
+typename Room<G>::SourceHold Room<G>::held_by(const SourceKey& source) const {
+    const auto it = sources_.find(source);
+    return it == sources_.end() ? SourceHold{} : it->second;
+}
+
+template <sim::Simulation G>
+void Room<G>::hold(const SourceKey& source, Role role, int delta) {
+    SourceHold& h = sources_[source];
+    uint32_t& count = role == Role::play ? h.seats : h.watchers;
+    count = delta > 0 ? count + 1 : (count > 0 ? count - 1 : 0);
+    if (h.seats == 0 && h.watchers == 0) sources_.erase(source);
+    stats_.sources = static_cast<uint32_t>(sources_.size());
 }
 
 // The client takes its place: a welcome (a player's with a fresh resume token when resume is
@@ -722,15 +938,16 @@ void Room<G>::admit(Client& c, Role role, uint32_t player) {
 // Equal without an early exit, so the time a comparison takes says nothing about where a
 // guess first differs.
 namespace detail {
-inline bool same_token(const ResumeToken& a, const ResumeToken& b) {
+inline bool same_token(const Sha256& a, const Sha256& b) {
     uint8_t diff = 0;
-    for (uint32_t i = 0; i < resume_token_bytes; ++i) diff = static_cast<uint8_t>(diff | (a[i] ^ b[i]));
+    for (uint32_t i = 0; i < sha256_bytes; ++i) diff = static_cast<uint8_t>(diff | (a[i] ^ b[i]));
     return diff == 0;
 }
 }  // namespace detail
 
 template <sim::Simulation G>
-void Room<G>::on_resume(Client& c, const ResumeToken& token) {
+void Room<G>::on_resume(Client& c, const ResumeToken& presented) {
+    const Sha256 token = sha256(presented);
     uint32_t seat = UINT32_MAX;
     for (uint32_t i = 0; i < seats_.size(); ++i) {
         if (seat_tokens_[i] && detail::same_token(*seat_tokens_[i], token)) seat = i;
@@ -745,6 +962,17 @@ void Room<G>::on_resume(Client& c, const ResumeToken& token) {
                            : why == ErrorCode::resume_used  ? "this resume token was already used"
                                                             : "no seat of this room has this resume token";
         refuse(c, why, text, CloseReason::resume_refused);
+        return;
+    }
+    // The seat moves to the source the token comes back from (a phone changing networks), which
+    // must have room for it: else a client could gather seats past its share by handing them
+    // over from an address it then fills again.
+    if (seat_sources_[seat] != c.source && config_.seats_per_source != 0 &&
+        held_by(c.source).seats >= config_.seats_per_source) {
+        ++stats_.seats_refused_per_source;
+        refuse(c, ErrorCode::address_limit,
+               "this address holds " + std::to_string(config_.seats_per_source) + " seats already: the seat stays kept for its token",
+               CloseReason::address_limit);
         return;
     }
     if (seats_[seat] == seat_held_state) {
@@ -763,6 +991,10 @@ void Room<G>::on_resume(Client& c, const ResumeToken& token) {
     }
     retire_token(seat, ErrorCode::resume_used);
     seats_[seat] = 1;
+    seats_changed_ = true;
+    hold(seat_sources_[seat], Role::play, -1);
+    seat_sources_[seat] = c.source;
+    hold(c.source, Role::play, +1);
     ++stats_.players;
     ++stats_.resumes;
     admit(c, Role::play, seat + 1);
@@ -779,7 +1011,8 @@ std::optional<ResumeToken> Room<G>::issue_token(uint32_t seat) {
         bool zero = true;
         for (uint8_t b : t) zero = zero && b == 0;
         if (!zero) {
-            seat_tokens_[seat] = t;
+            seat_tokens_[seat] = sha256(t);
+            seats_changed_ = true;
             return t;
         }
     }
@@ -792,6 +1025,7 @@ void Room<G>::retire_token(uint32_t seat, ErrorCode why) {
     if (!seat_tokens_[seat]) return;
     const Retired r{*seat_tokens_[seat], why};
     seat_tokens_[seat].reset();
+    seats_changed_ = true;
     if (retired_.size() < retired_tokens_kept) {
         retired_.push_back(r);
     } else {
@@ -808,6 +1042,7 @@ void Room<G>::expire_held_seats() {
         --stats_.held_seats;
         ++stats_.seats_expired;
         retire_token(i, ErrorCode::resume_expired);
+        hold(seat_sources_[i], Role::play, -1);
         const uint64_t lands = now_tick() + 1 + config_.input_delay_ticks;
         schedule(Applied<G>{sim::Input<G>{i + 1, sim::InputKind::leave, typename G::Command{}}, 0});
         seats_[i] = 2;
@@ -855,6 +1090,27 @@ void Room<G>::on_input(Client& c, const InputMsg& input) {
 template <sim::Simulation G>
 void Room<G>::schedule(const Applied<G>& input) {
     const uint64_t lands = now_tick() + 1 + config_.input_delay_ticks;
+    if (input.sequence == 0) {
+        seats_changed_ = true;  // the room's own: the seats record keeps it
+    } else if (checkpoints_enabled()) {
+        write_input_record(lands, input);
+    }
+    place(lands, input);
+}
+
+template <sim::Simulation G>
+void Room<G>::write_input_record(uint64_t lands, const Applied<G>& input) {
+    std::vector<uint8_t> record;
+    ByteWriter w(record);
+    w.u64(lands);
+    w.u32(input.input.player);
+    w.u32(input.sequence);
+    sim::encode_command<G>(w, input.input.command);
+    append_checkpoint_record(checkpoint_.bytes, CheckpointKind::input, record);
+}
+
+template <sim::Simulation G>
+void Room<G>::place(uint64_t lands, const Applied<G>& input) {
     std::vector<Applied<G>>& slot = pending_[lands % pending_.size()];
     if (input.input.kind == sim::InputKind::command) {
         for (Applied<G>& held_input : slot) {
@@ -975,6 +1231,7 @@ void Room<G>::stream(Client& c) {
 // ---- The tick -----------------------------------------------------------------------------
 template <sim::Simulation G>
 void Room<G>::tick(int64_t now_ns) {
+    const Call call(*this);
     const int64_t tick_start = clock_ ? clock_() : 0;
     const uint64_t next = now_tick() + 1;
     std::vector<Applied<G>>& slot = pending_[next % pending_.size()];
@@ -1003,6 +1260,10 @@ void Room<G>::tick(int64_t now_ns) {
     ++stats_.frames_encoded;
     stats_.tick = now_tick();
 
+    if (checkpoints_enabled()) {
+        append_checkpoint_record(checkpoint_.bytes, CheckpointKind::frame, *entry.frame);
+        checkpoint_holds_ = true;
+    }
     if (recording_) {
         append_replay_record(recorded_, *entry.frame);
         std::vector<uint8_t> sections;
@@ -1030,15 +1291,295 @@ void Room<G>::tick(int64_t now_ns) {
         }
     }
     expire_held_seats();
+    if (checkpoints_enabled() && now_tick() - last_snapshot_tick_ >= checkpoint_every_) write_snapshot_record();
     if (clock_) stats_.last_tick_ns = clock_() - tick_start;
 }
 
 template <sim::Simulation G>
 void Room<G>::take_outbox(std::vector<Outgoing>& sends, std::vector<CloseRequest>& closes) {
-    sends.insert(sends.end(), std::make_move_iterator(outbox_.begin()), std::make_move_iterator(outbox_.end()));
-    closes.insert(closes.end(), closes_.begin(), closes_.end());
-    outbox_.clear();
-    closes_.clear();
+    // What waits for take_checkpoint stays, in order, at the front of the queues.
+    const std::size_t sends_free = held_sends_from_ ? *held_sends_from_ : outbox_.size();
+    const std::size_t closes_free = held_closes_from_ ? *held_closes_from_ : closes_.size();
+    const auto sends_end = outbox_.begin() + static_cast<std::ptrdiff_t>(sends_free);
+    sends.insert(sends.end(), std::make_move_iterator(outbox_.begin()), std::make_move_iterator(sends_end));
+    outbox_.erase(outbox_.begin(), sends_end);
+    const auto closes_end = closes_.begin() + static_cast<std::ptrdiff_t>(closes_free);
+    closes.insert(closes.end(), closes_.begin(), closes_end);
+    closes_.erase(closes_.begin(), closes_end);
+    if (held_sends_from_) held_sends_from_ = 0;
+    if (held_closes_from_) held_closes_from_ = 0;
+}
+
+// ---- Checkpoints --------------------------------------------------------------------------
+template <sim::Simulation G>
+void Room<G>::enable_checkpoints(uint32_t snapshot_every_ticks) {
+    checkpoint_every_ = snapshot_every_ticks > 0 ? snapshot_every_ticks : default_checkpoint_seconds * tick_hz();
+    // What was queued before this call owes nothing to the checkpoint; what comes after does.
+    write_snapshot_record();
+    if (!held_sends_from_) held_sends_from_ = outbox_.size();
+    if (!held_closes_from_) held_closes_from_ = closes_.size();
+}
+
+template <sim::Simulation G>
+void Room<G>::take_checkpoint(CheckpointBatch& out) {
+    checkpoint_.through_tick = now_tick();
+    out = std::move(checkpoint_);
+    checkpoint_ = CheckpointBatch{};
+    held_sends_from_.reset();
+    held_closes_from_.reset();
+    checkpoint_holds_ = false;
+}
+
+template <sim::Simulation G>
+void Room<G>::end_call(std::size_t sends_before, std::size_t closes_before) {
+    if (!checkpoints_enabled()) return;
+    if (seats_changed_) {
+        std::vector<uint8_t> seats;
+        ByteWriter w(seats);
+        write_seats(w);
+        append_checkpoint_record(checkpoint_.bytes, CheckpointKind::seats, seats);
+        seats_changed_ = false;
+        checkpoint_holds_ = true;
+    }
+    if (!checkpoint_holds_) return;
+    // Everything this call queued depends on what it wrote (a frame, a token, a seat).
+    if (!held_sends_from_) held_sends_from_ = std::min(sends_before, outbox_.size());
+    if (!held_closes_from_) held_closes_from_ = std::min(closes_before, closes_.size());
+}
+
+// A new segment: the records before it in this batch are superseded by the snapshot.
+template <sim::Simulation G>
+void Room<G>::write_snapshot_record() {
+    std::vector<uint8_t> payload;
+    ByteWriter w(payload);
+    w.u16(checkpoint_format_version);
+    w.u8(static_cast<uint8_t>(G::name.size()));
+    w.bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(G::name.data()), G::name.size()));
+    w.u64(sim::fingerprint_hash<G>());
+    w.u32(config_.input_delay_ticks);
+    w.u32(config_.max_players);
+    w.u32(config_.max_watchers);
+    w.i64(config_.idle_timeout_ns);
+    w.i64(config_.resume_grace_ns);
+    const std::vector<uint8_t> snapshot = sim::encode_snapshot<G>(state_);
+    w.u32(static_cast<uint32_t>(snapshot.size()));
+    w.bytes(snapshot);
+    write_seats(w);
+    checkpoint_.bytes.clear();
+    checkpoint_.new_segment = true;
+    append_checkpoint_record(checkpoint_.bytes, CheckpointKind::snapshot, payload);
+    checkpoint_holds_ = true;
+    last_snapshot_tick_ = now_tick();
+    seats_changed_ = false;
+    // The clients' commands accepted but not applied yet: the new segment must hold them too.
+    for (uint64_t lands = now_tick() + 1; lands <= now_tick() + 1 + config_.input_delay_ticks; ++lands) {
+        for (const Applied<G>& a : pending_[lands % pending_.size()]) {
+            if (a.sequence != 0) write_input_record(lands, a);
+        }
+    }
+}
+
+template <sim::Simulation G>
+void Room<G>::write_seats(ByteWriter& w) const {
+    w.u32(static_cast<uint32_t>(seats_.size()));
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+        w.u8(seats_[i]);
+        w.u64(seat_free_at_[i]);
+        w.u8(seat_tokens_[i] ? 1 : 0);
+        if (seat_tokens_[i]) w.bytes(*seat_tokens_[i]);
+    }
+    w.u32(static_cast<uint32_t>(retired_.size()));
+    w.u32(retired_next_);
+    for (const Retired& r : retired_) {
+        w.bytes(r.token);
+        w.u8(static_cast<uint8_t>(r.why));
+    }
+    // The room's own inputs still to land, by landing tick (the pending slots hold the next
+    // delay + 1 ticks).
+    std::vector<uint8_t> inputs;
+    ByteWriter in(inputs);
+    uint32_t count = 0;
+    for (uint64_t lands = now_tick() + 1; lands <= now_tick() + 1 + config_.input_delay_ticks; ++lands) {
+        for (const Applied<G>& a : pending_[lands % pending_.size()]) {
+            if (a.sequence != 0) continue;
+            in.u64(lands);
+            in.u32(a.input.player);
+            in.u8(static_cast<uint8_t>(a.input.kind));
+            sim::encode_command<G>(in, a.input.command);
+            ++count;
+        }
+    }
+    w.u32(count);
+    w.bytes(inputs);
+}
+
+// The seats a record holds replace the room's; the room's own pending inputs are replaced by
+// the record's that land after the room's tick. False: the bytes do not parse or do not fit.
+template <sim::Simulation G>
+bool Room<G>::read_seats(ByteReader& r) {
+    if (r.u32() != seats_.size()) return false;
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+        const uint8_t state = r.u8();
+        const uint64_t free_at = r.u64();
+        const uint8_t has = r.u8();
+        if (!r.ok() || state > seat_held_state || has > 1) return false;
+        seats_[i] = state;
+        seat_free_at_[i] = free_at;
+        seat_tokens_[i].reset();
+        if (has) {
+            const auto h = r.take(sha256_bytes);
+            if (!r.ok()) return false;
+            Sha256 token{};
+            std::copy(h.begin(), h.end(), token.begin());
+            seat_tokens_[i] = token;
+        }
+    }
+    const uint32_t retired = r.u32();
+    const uint32_t next = r.u32();
+    if (!r.ok() || retired > retired_tokens_kept || next >= retired_tokens_kept) return false;
+    retired_.clear();
+    for (uint32_t i = 0; i < retired; ++i) {
+        Retired t;
+        const auto h = r.take(sha256_bytes);
+        const uint8_t why = r.u8();
+        if (!r.ok() || why < static_cast<uint8_t>(ErrorCode::resume_unknown) || why > static_cast<uint8_t>(ErrorCode::resume_used)) {
+            return false;
+        }
+        std::copy(h.begin(), h.end(), t.token.begin());
+        t.why = static_cast<ErrorCode>(why);
+        retired_.push_back(t);
+    }
+    retired_next_ = next;
+    for (auto& slot : pending_) {
+        slot.erase(std::remove_if(slot.begin(), slot.end(), [](const Applied<G>& a) { return a.sequence == 0; }), slot.end());
+    }
+    const uint32_t count = r.u32();
+    if (!r.ok() || count > 3 * seats_.size()) return false;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t lands = r.u64();
+        Applied<G> a;
+        a.input.player = r.u32();
+        const uint8_t kind = r.u8();
+        if (!r.ok() || kind > static_cast<uint8_t>(sim::InputKind::command) || a.input.player < 1 ||
+            a.input.player > seats_.size()) {
+            return false;
+        }
+        a.input.kind = static_cast<sim::InputKind>(kind);
+        auto command = sim::read_command<G>(r);
+        if (!command.ok()) return false;
+        a.input.command = *command;
+        // Landed already (a later frame applied it) or beyond the delay: not pending.
+        if (lands <= now_tick() || lands > now_tick() + 1 + config_.input_delay_ticks) continue;
+        pending_[lands % pending_.size()].push_back(a);
+    }
+    return r.ok() && r.remaining() == 0;
+}
+
+template <sim::Simulation G>
+Result<Room<G>, RestoreError> Room<G>::restore(std::span<const uint8_t> segment, RestoreReport* report,
+                                               const std::function<void(uint64_t, uint64_t)>& each_tick) {
+    CheckpointReader records(segment);
+    const auto first = records.next();
+    if (!first) return records.bad() ? RestoreError::damaged : RestoreError::empty;
+    if (first->kind != CheckpointKind::snapshot) return RestoreError::no_snapshot;
+    ByteReader r(first->payload);
+    if (r.u16() != checkpoint_format_version) return r.ok() ? RestoreError::format_version : RestoreError::damaged;
+    const uint8_t name_bytes = r.u8();
+    const auto name = r.take(name_bytes);
+    if (!r.ok()) return RestoreError::damaged;
+    if (std::string_view(reinterpret_cast<const char*>(name.data()), name.size()) != G::name) return RestoreError::game_mismatch;
+    if (r.u64() != sim::fingerprint_hash<G>()) return r.ok() ? RestoreError::fingerprint_mismatch : RestoreError::damaged;
+    Config config;
+    config.input_delay_ticks = r.u32();
+    config.max_players = r.u32();
+    config.max_watchers = r.u32();
+    config.idle_timeout_ns = r.i64();
+    config.resume_grace_ns = r.i64();
+    const uint32_t snapshot_bytes = r.u32();
+    const auto snapshot = r.take(snapshot_bytes);
+    if (!r.ok()) return RestoreError::damaged;
+    auto state = sim::decode_snapshot<G>(snapshot);
+    if (!state.ok()) return RestoreError::snapshot;
+    config.game = G::config_of(*state);
+    if (config.input_delay_ticks > max_input_delay_ticks || config.max_players == 0 ||
+        config.max_players > std::min<uint32_t>(G::max_players(config.game), max_players_per_room) ||
+        config.max_watchers > max_watcher_limit || config.idle_timeout_ns < min_idle_timeout_ns || config.resume_grace_ns < 0 ||
+        config.resume_grace_ns > max_resume_grace_ns) {
+        return RestoreError::room_config;
+    }
+    Room room(config, std::move(state).value());
+    if (!room.read_seats(r)) return RestoreError::damaged;
+    RestoreReport done;
+    done.snapshot_tick = room.now_tick();
+    if (each_tick) each_tick(room.now_tick(), room.ring_[room.now_tick() % room.ring_ticks_].digest);
+
+    std::vector<Applied<G>> applied;
+    while (const auto record = records.next()) {
+        if (record->kind == CheckpointKind::snapshot) return RestoreError::damaged;  // one per segment, first
+        if (record->kind == CheckpointKind::seats) {
+            ByteReader seats(record->payload);
+            if (!room.read_seats(seats)) return RestoreError::damaged;
+            continue;
+        }
+        if (record->kind == CheckpointKind::input) {
+            ByteReader in(record->payload);
+            const uint64_t lands = in.u64();
+            Applied<G> a;
+            a.input.player = in.u32();
+            a.input.kind = sim::InputKind::command;
+            a.sequence = in.u32();
+            auto command = sim::read_command<G>(in);
+            if (!in.ok() || !command.ok() || in.remaining() != 0 || a.sequence == 0 || a.input.player < 1 ||
+                a.input.player > room.seats_.size()) {
+                return RestoreError::damaged;
+            }
+            a.input.command = *command;
+            // Written when accepted, so it lands within the delay of the tick it was written at.
+            if (lands > room.now_tick() && lands <= room.now_tick() + 1 + room.config_.input_delay_ticks) room.place(lands, a);
+            continue;
+        }
+        auto message = decode_server(record->payload);
+        if (!message.ok() || !std::holds_alternative<Frame>(*message)) return RestoreError::damaged;
+        const Frame& frame = std::get<Frame>(*message);
+        if (frame.tick != room.now_tick() + 1) return RestoreError::frame_out_of_order;
+        if (!decode_frame_inputs<G>(frame, applied).ok()) return RestoreError::damaged;
+        room.inputs_.clear();
+        for (const Applied<G>& a : applied) room.inputs_.push_back(a.input);
+        room.stepper_.step(room.state_, std::span<const sim::Input<G>>(room.inputs_));
+        // The room's own inputs a seats record left pending for this tick are in its frame.
+        room.pending_[room.now_tick() % room.pending_.size()].clear();
+        const sim::Digests<G> d = sim::digests<G>(room.state_);
+        if (d.digest != frame.digest) return RestoreError::digest_mismatch;
+        // The ring holds the recorded frames, so a desync report about them is answered.
+        RingEntry& entry = room.ring_[room.now_tick() % room.ring_ticks_];
+        entry.tick = room.now_tick();
+        entry.sections = d.sections;
+        entry.digest = d.digest;
+        entry.frame = std::make_shared<const std::vector<uint8_t>>(record->payload.begin(), record->payload.end());
+        room.frame_bytes_total_ += entry.frame->size();
+        entry.bytes_through = room.frame_bytes_total_;
+        ++done.frames_replayed;
+        if (each_tick) each_tick(room.now_tick(), d.digest);
+    }
+    if (records.bad()) return RestoreError::damaged;
+    done.torn_tail = records.torn();
+    room.stats_.tick = room.now_tick();
+    room.baseline_.reset();
+    // The connections are gone: each taken seat is kept for its token, as a drop would keep it.
+    for (uint32_t i = 0; i < room.seats_.size(); ++i) {
+        if (room.seats_[i] != 1) continue;
+        Client gone;
+        gone.stage = Client::Stage::admitted;
+        gone.role = Role::play;
+        gone.player = i + 1;
+        ++room.stats_.players;  // release() counts it out again
+        room.release(gone, /*keep_seat=*/true);
+    }
+    for (uint32_t i = 0; i < room.seats_.size(); ++i) done.seats_kept += room.seats_[i] == seat_held_state ? 1 : 0;
+    room.seats_changed_ = false;
+    done.tick = room.now_tick();
+    if (report) *report = done;
+    return room;
 }
 
 template <sim::Simulation G>

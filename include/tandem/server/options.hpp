@@ -40,6 +40,9 @@ struct ServeFlags {
     bool scenario = false;            // --scenario NAME (a game with scenarios); the name is checked later
 };
 
+// The package a game's page loads, where the build lays it out: build/wasm/packages/<game>.
+std::string default_pkg_dir(std::string_view game);
+
 struct ServeOptions {
     // What the server's messages start with: the command that runs it ("tandem serve", or a
     // game's own program). Not a flag: set by whoever calls serve.
@@ -48,7 +51,9 @@ struct ServeOptions {
     std::string host = "127.0.0.1";
     uint16_t port = default_port;                  // 0: any free port (printed when listening)
     std::string web_dir = "web";                   // every URL but /pkg/... resolves under it
-    std::string pkg_dir = "build/wasm/package";    // /pkg/X resolves to pkg_dir/X
+    // /pkg/X resolves to pkg_dir/X; "" until the game is known: its own package,
+    // default_pkg_dir(game), the one tandem_add_game_module builds for it.
+    std::string pkg_dir;
     bool web_dir_given = false;                    // an explicit directory must exist
     bool pkg_dir_given = false;
     std::string scenario;                          // a named scenario's config ("" = the game's default)
@@ -60,7 +65,19 @@ struct ServeOptions {
     // transport's defaults (TransportLimits).
     std::optional<uint32_t> per_address_limit;
     std::optional<uint32_t> resume_grace_seconds;  // unset: the room's default (30 s)
+    // --ticket-key FILE: a hello must carry a ticket signed with the key in FILE, naming this
+    // room (--room) ("" = none: the room is open to anyone; tandem/server/tickets.hpp).
+    std::string ticket_key_path;
+    // The seats and watcher places one address may hold (TransportLimits' budgets, or N from
+    // --per-address-limit): no flags of their own, filled in by serve_command before the room
+    // is made, so a game's room factory reads them with the rest. 0: no limit.
+    uint32_t seats_per_address = 0;
+    uint32_t watchers_per_address = 0;
     std::string record_path;                       // "" = no replay written
+    // --store ADDRESS: the room writes its checkpoint there and, started again with the same
+    // store and --room, resumes from it (tandem/store/checkpoint_store.hpp's open_store).
+    std::string store_address;                     // "" = no checkpoint
+    std::string room_name = "default";             // --room NAME: the room's name in the store and its tickets
     std::vector<std::string> allowed_origins;      // normalised; added to the defaults
     // The game's flags as given ({"--tick-hz", "30"}), in command-line order.
     std::vector<std::pair<std::string, std::string>> game_values;
@@ -74,6 +91,9 @@ struct ServeCommand {
 // A command-line mistake: what was wrong and what is accepted, in one sentence.
 struct ServeUsageError {
     std::string message;
+    // 2 for a command-line mistake; 1 for what the command line could not have prevented (a
+    // store that cannot be reached, a room another process serves).
+    int exit_status = 2;
 };
 inline std::string_view error_name(const ServeUsageError&) { return "usage"; }
 inline std::string_view describe(const ServeUsageError& e) { return e.message; }

@@ -4,6 +4,7 @@
 // recipient or reorder what the room queued for one connection.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -13,6 +14,10 @@
 namespace tandem::server {
 
 using ConnectionId = uint32_t;
+// A peer's address as the budgets count it (budgets.hpp's address_key): 16 bytes, an IPv4
+// address as its v4-mapped IPv6 form, an IPv6 one cut to its /64 (the block one subscriber
+// gets, so one attacker is one key however many addresses it uses).
+using AddressKey = std::array<uint8_t, 16>;
 // One encoded message, shared by every recipient and held until the last write of it ends.
 using SharedBytes = std::shared_ptr<const std::vector<uint8_t>>;
 
@@ -39,12 +44,25 @@ struct RoomFigures {
     uint64_t inputs_rate_limited = 0;
     uint64_t desync_reports = 0;
     int64_t last_step_ns = 0;  // the world step alone, inside the last tick
+    // Resume: seats kept for a dropped player's token now, hellos that took one back, tokens
+    // refused, kept seats whose grace ended.
+    uint32_t held_seats = 0;
+    uint64_t resumes = 0;
+    uint64_t resumes_refused = 0;
+    uint64_t seats_expired = 0;
+    // Hellos refused because their address held its share of seats, of watcher places.
+    uint64_t seats_refused_per_address = 0;
+    uint64_t watchers_refused_per_address = 0;
+    // Every refusal the room sent, by its error's name (a fixed set of names: the room's codes).
+    std::vector<std::pair<std::string, uint64_t>> refusals;
 };
 
 class RoomPort {
 public:
     virtual ~RoomPort() = default;
-    virtual ConnectionId connect(int64_t now_ns) = 0;  // a WebSocket opened (origin already checked)
+    // A WebSocket opened (origin already checked) from `address`, which the room counts its
+    // per-address seats and places against.
+    virtual ConnectionId connect(int64_t now_ns, const AddressKey& address) = 0;
     virtual void receive(ConnectionId id, std::span<const uint8_t> message, int64_t now_ns) = 0;
     virtual void disconnect(ConnectionId id, int64_t now_ns) = 0;  // the socket closed, for any reason
     virtual void tick(int64_t now_ns) = 0;

@@ -26,7 +26,8 @@ namespace tandem::server {
 // The transport's bounds, each with its reason; tests shorten the timeouts and lower the
 // budgets. docs/scaling.md lists them with their values. Loopback is an address like any
 // other: behind a proxy every client is the proxy's address (--per-address-limit raises the
-// per-address budgets, as the load benchmark does from one machine).
+// per-address budgets, as the load benchmark does from one machine). An IPv6 peer counts by
+// its /64 (AddressKey).
 struct TransportLimits {
     // Per connection, everything it has queued: the room's frames and Beast's own (pongs, the
     // close frame). The room's flow control pauses a slow reader long before this; the cap is
@@ -75,6 +76,16 @@ struct TransportLimits {
     // Each ping costs a read and a pong on the room's thread. 0 pings a second: no limit.
     uint32_t pings_per_second = 4;
     uint32_t ping_burst = 8;
+    // Player seats one address may hold in a room, kept seats (a dropped player's, for its
+    // resume token) included: past it a player's hello is refused with address_limit. Without
+    // it one client takes all 16 seats of a room and keeps them with a message per idle timeout
+    // (and dropping its sockets only turns them into kept seats). 4 seats a couch of players
+    // behind one home router, while one address can take at most a quarter of a 16-seat room.
+    uint32_t seats_per_address = 4;
+    // Watcher places one address may hold: past it a watcher's hello is refused with
+    // address_limit. 32 is a classroom behind one router; filling a room's 1,024 places then
+    // takes 32 addresses, each within its 64 connections.
+    uint32_t watchers_per_address = 32;
 };
 
 // ---- Routes: a game's own URLs ------------------------------------------------------------

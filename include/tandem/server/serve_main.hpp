@@ -14,6 +14,7 @@
 
 #include "tandem/server/game_room.hpp"
 #include "tandem/server/serve.hpp"
+#include "tandem/server/tickets.hpp"
 #include "tandem/sim/scenario.hpp"
 
 namespace tandem::server {
@@ -82,7 +83,21 @@ ServeGame serve_game(const GameServe<G>& game) {
         }
         if (options.max_watchers) config.max_watchers = *options.max_watchers;
         if (options.resume_grace_seconds) config.resume_grace_ns = int64_t{*options.resume_grace_seconds} * 1'000'000'000;
-        return GameRoom<G>::create(config, options.record_path);
+        config.seats_per_source = options.seats_per_address;
+        config.watchers_per_source = options.watchers_per_address;
+        std::shared_ptr<net::TicketJudge> judge;
+        if (!options.ticket_key_path.empty()) {
+            auto key = read_ticket_key(options.ticket_key_path);
+            if (!key.ok()) return key.error();
+            judge = ticket_judge(std::move(key).value(), options.room_name);
+        }
+        if (options.store_address.empty()) return GameRoom<G>::create(config, options.record_path, nullptr, nullptr, std::move(judge));
+        auto checkpointing = RoomCheckpointing::open(options.store_address, options.room_name);
+        if (!checkpointing.ok()) return checkpointing.error();
+        std::string restored;
+        auto room = GameRoom<G>::create(config, options.record_path, std::move(checkpointing).value(), &restored, std::move(judge));
+        if (room.ok() && !restored.empty()) std::cerr << options.program << ": " << restored << "\n";
+        return room;
     };
     return out;
 }

@@ -22,6 +22,17 @@
 
 namespace tandem::sim {
 
+// How a visitor that names fields by their dotted path ("pos.x") follows object(): the walk
+// runs with "name." appended to the path, which is restored after.
+template <class F>
+void walk_nested(std::string& path, std::string_view name, F&& walk) {
+    const std::size_t outer = path.size();
+    path += name;
+    path += '.';
+    walk();
+    path.resize(outer);
+}
+
 // ---- Digests ---------------------------------------------------------------------------------
 template <class G>
 using SectionDigests = std::array<uint64_t, section_count<G>>;
@@ -563,11 +574,7 @@ public:
     }
     template <class F>
     void object(std::string_view name, F&& walk) {
-        const std::size_t outer = path_.size();
-        path_ += name;
-        path_ += '.';
-        walk();
-        path_.resize(outer);
+        walk_nested(path_, name, walk);
     }
     template <class F>
     void derived(std::string_view name, F&& compute) {

@@ -1,6 +1,6 @@
 // The app a user writes: the package imported by its name, no options, bundled by Vite or
 // esbuild. It runs the module and posts what it computed to the test's server (/result).
-import createTandem, { InputError } from 'tandem';
+import createTandem, { InputError } from 'tandem-arena';
 
 // Scenarios and ticks the test compares with the golden streams (every 100th tick).
 const RUNS = { orbits: 200, chaos: 200, trig: 200 };
@@ -12,7 +12,7 @@ async function main() {
 
   // A world stepped with input bytes, snapshotted and restored; a refused record.
   const world = new tandem.World({ seed: 3, pelletCount: 64 });
-  const join = tandem.encodeInputs([{ player: 1, kind: 'join', target: { x: 1 << 24, y: 1 << 24 } }]);
+  const join = tandem.encodeInputs([{ player: 1, kind: 'join', command: { target: { x: 1 << 24, y: 1 << 24 } } }]);
   world.step(join).step();
   const restored = tandem.World.fromSnapshot(world.snapshot());
   let refusal = null;

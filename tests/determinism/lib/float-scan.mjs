@@ -1,11 +1,13 @@
 // The float scan: proves from the compiled WebAssembly that the simulation is float-free.
 //
 // Two views, both disassembled with wabt's wasm-objdump and demangled with c++filt:
-// 1. The module as shipped, with its function names: build/wasm/scan is the wasm preset's
+// 1. The module as shipped, with its function names: build/wasm/scan/<game> is the game's
 //    module relinked from the same objects with --profiling-funcs (only a name section
 //    added; the package's module strips names). Every function whose name is in namespace
 //    tandem (src/core, src/sim) or in a game's namespace (src/games/<game>) must contain no
 //    f32/f64 instruction and call no libm function.
+//    A game built by tandem_add_game has a module of its own: its registration names its scan
+//    copy, its library and the kit's core and sim libraries it was linked with.
 // 2. Every function of libtandem_core.a and each game's library as Emscripten compiled them
 //    (object files keep symbol names). -O3 inlines much of the simulation into the bindings'
 //    functions in the linked module, where view 1 cannot tell it apart from the render edge;
@@ -16,7 +18,7 @@
 // (docs/determinism.md, rule 1). Anything else with a float instruction fails the check.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildPreset } from './targets.mjs';
+import { buildPreset, buildTarget } from './targets.mjs';
 import { mtime, runProcess, spawnTracked } from './util.mjs';
 
 // Demangled names, matched up to the parameter list.
@@ -53,8 +55,9 @@ const FLOAT_OP = /\bf(32|64)\.[a-z_0-9]+|\b[a-z0-9]+\.[a-z_]+_f(32|64)(_[su])?\b
 const PRESENTATION = ['tandem::bindings::', 'tandem::predict::', 'tandem::client::'];
 // The namespaces of the games the package links (src/games/<game>, namespace <game>).
 export const GAME_NAMESPACES = ['arena::', 'ships::'];
-const isSimulation = (name) => (name.startsWith('tandem::') && !PRESENTATION.some((p) => name.startsWith(p))) ||
-  (GAME_NAMESPACES.some((g) => name.startsWith(g)) && !/^[a-z_]+::presentation::/.test(name));
+const simulationIn = (games) => (name) => (name.startsWith('tandem::') && !PRESENTATION.some((p) => name.startsWith(p))) ||
+  (games.some((g) => name.startsWith(g)) && !/^[a-z_]+::presentation::/.test(name));
+const isSimulation = simulationIn(GAME_NAMESPACES);
 const isAllowed = (name) => ALLOWED_FLOAT_FUNCTIONS.some((a) => name === a || name.startsWith(`${a}(`) || name.startsWith(`${a}<`));
 
 async function demangle(names) {
@@ -99,10 +102,10 @@ export async function disassemble(file) {
   }));
 }
 
-export function check(funcs, where, violations, allowedPresent) {
+export function check(funcs, where, violations, allowedPresent, isSim = isSimulation) {
   let simulation = 0;
   for (const f of funcs) {
-    if (!isSimulation(f.name)) continue;
+    if (!isSim(f.name)) continue;
     simulation += 1;
     const allowed = isAllowed(f.name);
     if (allowed && f.floatOps.size) allowedPresent.add(f.name.replace(/\(.*$/, ''));
@@ -116,12 +119,20 @@ export function check(funcs, where, violations, allowedPresent) {
 }
 
 export async function scanWasm(ctx) {
-  const buildDir = join(ctx.root, 'build', 'wasm');
-  if (!ctx.noBuild) {
-    // tandem_wasm_scan needs the simulation libraries too (view 2), which it links.
-    await buildPreset(ctx, 'wasm', 'wasm', 'tandem_wasm_scan');
+  // A game built by tandem_add_game: its own module's scan copy, built in its own wasm build.
+  const r = ctx.wasmRegistration ?? null;
+  const buildDir = r ? r.buildDir : join(ctx.root, 'build', 'wasm');
+  // Each game is its own module (build/wasm/packages/<game>): the scan reads the checked game's.
+  const game = ctx.game ?? 'arena';
+  if (r) {
+    if (!r.scanTarget) throw new Error(`${r.file} names no module to scan (its wasm build made no package)`);
+    if (!ctx.noBuild) await buildTarget(ctx, buildDir, r.scanTarget);
+  } else if (!ctx.noBuild) {
+    // The checked game's module with names; it needs the simulation libraries too (view 2), which it links.
+    await buildPreset(ctx, 'wasm', 'wasm', `tandem_${game}_wasm_scan`);
   }
-  const module = join(buildDir, 'scan/tandem-wasm.wasm');
+  const module = r ? r.scanModule : join(buildDir, 'scan', game, 'tandem-wasm.wasm');
+  const simulation = r ? simulationIn([...GAME_NAMESPACES, `${r.namespace}::`]) : isSimulation;
   if (mtime(module) < 0) throw new Error(`no scan build at ${module}`);
   const violations = [];
   const allowedPresent = new Set();
@@ -129,7 +140,7 @@ export async function scanWasm(ctx) {
   const moduleFuncs = await disassemble(module);
   const named = moduleFuncs.filter((f) => !/^\$?func\d+$/.test(f.name)).length;
   if (named < moduleFuncs.length / 2) throw new Error(`${module} has no name section (${named} of ${moduleFuncs.length} functions named)`);
-  const simulationFunctions = check(moduleFuncs, 'module', violations, allowedPresent);
+  const simulationFunctions = check(moduleFuncs, 'module', violations, allowedPresent, simulation);
   const libmInModule = moduleFuncs.filter((f) => isLibm(f.name.replace(/\(.*$/, ''))).map((f) => f.name);
 
   // The simulation's own objects, from the same build.
@@ -137,14 +148,16 @@ export async function scanWasm(ctx) {
   rmSync(objDir, { recursive: true, force: true });
   mkdirSync(objDir, { recursive: true });
   let objectFunctions = 0;
-  for (const lib of ['src/core/libtandem_core.a', 'src/sim/libtandem_sim.a', 'src/games/arena/libtandem_arena.a', 'src/games/ships/libtandem_ships.a']) {
-    const r = await runProcess('ar', ['x', join(buildDir, lib)], { cwd: objDir });
-    if (r.code !== 0) throw new Error(`ar x ${lib} failed: ${r.stderr.trim()}`);
+  const libraries = r ? [...r.kitLibraries, r.library]
+    : ['src/core/libtandem_core.a', 'src/sim/libtandem_sim.a', 'src/games/arena/libtandem_arena.a', 'src/games/ships/libtandem_ships.a'].map((l) => join(buildDir, l));
+  for (const lib of libraries) {
+    const x = await runProcess('ar', ['x', lib], { cwd: objDir });
+    if (x.code !== 0) throw new Error(`ar x ${lib} failed: ${x.stderr.trim()}`);
   }
   const objects = readdirSync(objDir).filter((f) => f.endsWith('.o')).sort();
   if (!objects.length) throw new Error('no object files in the simulation libraries');
   for (const o of objects) {
-    objectFunctions += check(await disassemble(join(objDir, o)), `object ${o}`, violations, allowedPresent);
+    objectFunctions += check(await disassemble(join(objDir, o)), `object ${o}`, violations, allowedPresent, simulation);
   }
   return {
     ok: violations.length === 0,

@@ -1,14 +1,16 @@
 // The builds the determinism check compares, and how each is built, asked for its
 // fingerprint, run (digest stream), dumped at a tick, and how its float twin is built and run.
 //
-// CLI targets run build/<preset>/src/cli/tandem (through qemu-user for foreign machines);
-// wasm targets load build/wasm/package in Node (a child process) or in a headless browser
-// (a page served by the check's server). Adding a target: add an entry to TARGETS below (and
+// CLI targets run build/<preset>/src/cli/tandem (through qemu-user for foreign machines), or,
+// for a game built by tandem_add_game, the game's own command its registration names; wasm
+// targets load build/wasm/package (or the game's own package) in Node (a child process) or in
+// a headless browser (a page served by the check's server). Adding a target: add an entry to TARGETS below (and
 // a preset with its toolchain file for a new machine); docs/determinism.md says more.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { openChromium, openFirefox } from './browsers.mjs';
+import { registrationIn } from './games.mjs';
 import { elfArch, mtime, parseDump, readCompileCommands, runProcess, spawnTracked } from './util.mjs';
 
 export const TARGETS = {
@@ -55,8 +57,8 @@ function cacheValue(buildDir, key) {
   return m ? m[1] : null;
 }
 
-// Configures (once) and builds only what the check runs.
-export async function buildPreset(ctx, preset, dir, target, extraDefs = {}) {
+// Configures a preset (once, or again when a definition changed); returns its build directory.
+export async function configurePreset(ctx, preset, dir, extraDefs = {}) {
   const buildDir = join(ctx.root, 'build', dir);
   const log = `build-${dir}.log`;
   writeFileSync(join(ctx.logDir, log), '');
@@ -66,8 +68,28 @@ export async function buildPreset(ctx, preset, dir, target, extraDefs = {}) {
     const args = dir === preset ? ['--preset', preset, ...defs] : ['--preset', preset, '-B', buildDir, ...defs];
     await logged(ctx, log, 'cmake', args);
   }
-  await logged(ctx, log, 'cmake', ['--build', buildDir, '--target', target, ...(ctx.buildJobs ? [`-j${ctx.buildJobs}`] : [])]);
   return buildDir;
+}
+
+// Builds one target of a configured build directory.
+export async function buildTarget(ctx, buildDir, target) {
+  const log = `build-${buildDir.split('/').pop()}.log`;
+  await logged(ctx, log, 'cmake', ['--build', buildDir, '--target', target, ...(ctx.buildJobs ? [`-j${ctx.buildJobs}`] : [])]);
+}
+
+// Configures (once) and builds only what the check runs.
+export async function buildPreset(ctx, preset, dir, target, extraDefs = {}) {
+  const buildDir = await configurePreset(ctx, preset, dir, extraDefs);
+  await buildTarget(ctx, buildDir, target);
+  return buildDir;
+}
+
+// The registration of the checked game that a build of this tree holds once configured (a game
+// built by tandem_add_game), or a clear error.
+function treeRegistration(ctx, buildDir) {
+  const r = registrationIn(buildDir, ctx.game);
+  if (!r) throw new Error(`${buildDir} holds no registration of ${ctx.game} (tandem-games/${ctx.game}.json): is it built by tandem_add_game?`);
+  return r;
 }
 
 // The compiler and code-generation flags the preset uses for the arena's simulation (from
@@ -107,12 +129,19 @@ export async function buildTwin(ctx, buildDir, outDir, name, kind, extraLink) {
 // ---- Fingerprints ------------------------------------------------------------------------
 
 // The determinism-relevant flags every simulation translation unit (src/core, src/sim, each
-// game's src/games/<game> but its presentation) was
-// compiled with, read back from compile_commands.json: -ffp-contract=off, no fast-math,
-// floating-point model switches and the test-only perturbation.
-export function simulationFlags(buildDir) {
-  const entries = readCompileCommands(buildDir).filter((e) => /\/src\/(core|sim|games\/[a-z0-9_-]+)\//.test(e.file) && !/\/presentation\//.test(e.file));
-  if (!entries.length) return { ok: false, summary: 'no compile commands for src/core, src/sim, src/games', problems: ['no compile commands'] };
+// game's src/games/<game> but its presentation; for a game built by tandem_add_game, the
+// sources its registration lists) was compiled with, read back from compile_commands.json:
+// -ffp-contract=off, no fast-math, floating-point model switches and the test-only perturbation.
+export function simulationFlags(buildDir, registration = null) {
+  const own = registration ? new Set(registration.sources) : null;
+  const commands = readCompileCommands(buildDir);
+  const entries = own
+    ? commands.filter((e) => own.has(e.file))
+    : commands.filter((e) => /\/src\/(core|sim|games\/[a-z0-9_-]+)\//.test(e.file) && !/\/presentation\//.test(e.file));
+  if (!entries.length) {
+    const what = own ? `the sources of ${registration.game} (${registration.file})` : 'src/core, src/sim, src/games';
+    return { ok: false, summary: `no compile commands for ${what}`, problems: ['no compile commands'] };
+  }
   const problems = new Set();
   const notes = new Set();
   const noteFiles = new Map();   // note -> files that have it
@@ -142,14 +171,14 @@ export function simulationFlags(buildDir) {
   // The test-only perturbation lives in the CLI's library (src/cli), not in the simulation's
   // files: shown too, so a perturbed build's fingerprint says what it is.
   const cli = new Set();
-  for (const { args, file, test } of readCompileCommands(buildDir)) {
-    if (test || !/\/src\/cli\//.test(file)) continue;
+  for (const { args, file, test } of commands) {
+    if (test || !(registration ? file === registration.commandSource : /\/src\/cli\//.test(file))) continue;
     for (const a of args) {
       const perturb = a.match(/^-DTANDEM_PERTURB_(TICK|FIELD)=(\S+)/);
       if (perturb) cli.add(`TANDEM_PERTURB_${perturb[1]}=${perturb[2].replace(/^\\?"(.*?)\\?"$/, '$1')}`);
     }
   }
-  if (cli.size) partialCli = `(src/cli: ${[...cli].join(' ')})`;
+  if (cli.size) partialCli = `(${registration ? `${registration.game}'s command` : 'src/cli'}: ${[...cli].join(' ')})`;
   // A flag on every simulation file is shown plain; one on some files names them.
   const everywhere = [...notes].filter((n) => noteFiles.get(n).length === entries.length);
   const some = new Map();
@@ -172,22 +201,34 @@ class CliTarget {
     this.def = def;
     this.ctx = ctx;
     this.dir = def.dir ?? def.preset;
-    this.buildDir = join(ctx.root, 'build', this.dir);
-    this.binary = join(this.buildDir, 'src/cli/tandem');
+    // A game built outside this tree: the build its registration names, used as it is.
+    this.registration = ctx.registrations?.[name] ?? null;
+    this.buildDir = this.registration ? this.registration.buildDir : join(ctx.root, 'build', this.dir);
+    this.binary = this.registration ? this.registration.command : join(this.buildDir, 'src/cli/tandem');
     this.twinPath = null;
     this.emulator = def.emulator ?? null;
   }
 
   async build() {
+    if (this.registration) {
+      if (!existsSync(this.binary)) throw new Error(`not built: ${this.binary} (cmake --build ${this.buildDir})`);
+      return;
+    }
     const lean = { TANDEM_BUILD_TESTS: 'OFF', TANDEM_BUILD_BENCHMARKS: 'OFF', TANDEM_BUILD_EXHAUSTIVE: 'OFF', TANDEM_BUILD_SERVER: 'OFF' };
     const defs = this.name === 'perturbed'
       ? { TANDEM_PERTURB_TICK: this.ctx.perturb.tick, TANDEM_PERTURB_FIELD: this.ctx.perturb.field, ...lean }
       : this.name === 'perturbed-rare' ? { TANDEM_PERTURB_RARE: 'ON', ...lean } : {};
-    if (this.ctx.noBuild) {
-      if (!existsSync(this.binary)) throw new Error(`not built: ${this.binary} (run without --no-build)`);
-    } else {
+    if (this.ctx.registered) {
+      // A game of this tree built by tandem_add_game: its own command, in the preset's build.
+      if (!this.ctx.noBuild) await configurePreset(this.ctx, this.def.preset, this.dir, defs);
+      const r = treeRegistration(this.ctx, this.buildDir);
+      this.binary = r.command;
+      this.ownRegistration = r;
+      if (!this.ctx.noBuild) await buildTarget(this.ctx, this.buildDir, r.commandTarget);
+    } else if (!this.ctx.noBuild) {
       await buildPreset(this.ctx, this.def.preset, this.dir, 'tandem', defs);
     }
+    if (this.ctx.noBuild && !existsSync(this.binary)) throw new Error(`not built: ${this.binary} (run without --no-build)`);
   }
 
   async buildTwin() {
@@ -217,7 +258,7 @@ class CliTarget {
     const fingerprint = r.stdout.match(/^fingerprint (.*)$/m)?.[1]?.trim() ?? null;
     const version = r.stdout.match(/^tandem (\S+)/m)?.[1] ?? null;
     const { arch, endian } = elfArch(this.binary);
-    const flags = simulationFlags(this.buildDir);
+    const flags = simulationFlags(this.buildDir, this.registration ?? this.ownRegistration);
     let cc = await runProcess(flags.compilerPath ?? 'false', ['-dumpfullversion']).catch(() => null);
     if (cc?.code !== 0) cc = await runProcess(flags.compilerPath ?? 'false', ['-dumpversion']).catch(() => null);
     const engine = cc?.code === 0 ? `${flags.compiler} ${cc.stdout.trim()}` : 'native';
@@ -282,8 +323,10 @@ class WasmTarget {
     this.name = name;
     this.def = def;
     this.ctx = ctx;
-    this.buildDir = join(ctx.root, 'build/wasm');
-    this.packageDir = join(this.buildDir, 'package');
+    this.registration = ctx.registrations?.[name] ?? null;
+    this.buildDir = this.registration ? this.registration.buildDir : join(ctx.root, 'build/wasm');
+    // The package of the game checked: each game is its own package.
+    this.packageDir = this.registration ? this.registration.package : join(this.buildDir, 'packages', ctx.game ?? 'arena');
     this.session = null;
     this.browser = null;
     this.twinPath = null;
@@ -292,11 +335,29 @@ class WasmTarget {
   async build() {
     // One build serves the three wasm targets; the check calls it once (shared promise).
     if (!this.ctx.wasmBuild) {
-      this.ctx.wasmBuild = this.ctx.noBuild
-        ? (existsSync(join(this.packageDir, 'tandem.mjs')) ? Promise.resolve() : Promise.reject(new Error(`not built: ${this.packageDir}`)))
-        : buildPreset(this.ctx, 'wasm', 'wasm', 'tandem_package');
+      this.ctx.wasmBuild = (async () => {
+        if (this.registration) {
+          if (!existsSync(this.packageDir)) throw new Error(`not built: ${this.packageDir} (cmake --build ${this.buildDir})`);
+          this.ctx.wasmRegistration = this.registration;
+          return this.packageDir;
+        }
+        if (this.ctx.registered) {
+          // A game of this tree built by tandem_add_game: its own package in the wasm build.
+          if (!this.ctx.noBuild) await configurePreset(this.ctx, 'wasm', 'wasm');
+          const r = treeRegistration(this.ctx, this.buildDir);
+          if (!r.packageTarget) throw new Error(`${r.file}: ${this.ctx.game}'s wasm build made no package (tandem_add_game MODULE or WEB/module.cpp)`);
+          if (!this.ctx.noBuild) await buildTarget(this.ctx, this.buildDir, r.packageTarget);
+          if (!existsSync(r.package)) throw new Error(`not built: ${r.package}`);
+          this.ctx.wasmRegistration = r;
+          return r.package;
+        }
+        if (this.ctx.noBuild && !existsSync(join(this.packageDir, 'tandem.mjs'))) throw new Error(`not built: ${this.packageDir}`);
+        if (!this.ctx.noBuild) await buildPreset(this.ctx, 'wasm', 'wasm', `tandem_${this.ctx.game ?? 'arena'}_package`);
+        return this.packageDir;
+      })();
     }
-    await this.ctx.wasmBuild;
+    this.packageDir = await this.ctx.wasmBuild;
+    this.ctx.packageDir = this.packageDir;
   }
 
   async buildTwin() {
@@ -329,7 +390,7 @@ class WasmTarget {
 
   async hello() {
     const r = await this.session.run({ kind: 'hello', game: this.ctx.game });
-    const flags = simulationFlags(this.buildDir);
+    const flags = simulationFlags(this.buildDir, this.registration ?? (this.ctx.registered ? treeRegistration(this.ctx, this.buildDir) : null));
     const engine = this.browser?.version ?? r.engine;
     return { fingerprint: r.fingerprint, version: r.version, flags, platform: 'wasm32 little-endian', engine };
   }

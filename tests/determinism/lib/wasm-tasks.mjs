@@ -7,8 +7,8 @@
 //   {kind:'stream', game, scenario, ticks} -> {digests: [d0, d1, ... dN]}   (index = tick)
 //       (optional pace: 'slice' (default) or 'timeout', the old pacing, for browser-speed.mjs)
 //   {kind:'dump', game, scenario, tick}  -> {dump, sections, digest}
-// `game` is one of the package's games (tandem.games; default 'arena'), reached through the
-// one game-agnostic surface, tandem.game(name).
+// `game` is the package's game (each game is its own package; default 'arena'), reached through
+// the one game-agnostic surface, tandem.game; a task for another game is refused.
 //   {kind:'twin', scenario, ticks}       -> {digests: [...]}  (the float twin, a separate .wasm)
 // progress(done, total) is called at every yield; the runner yields to the event loop after
 // each SLICE_MS of computing, so a page can post progress while it computes.
@@ -67,7 +67,10 @@ const TWIN_SCENARIOS = ['orbits', 'crowd', 'chaos', 'trig'];
 const hex8 = (v) => (v >>> 0).toString(16).padStart(8, '0');
 
 export function makeRunner({ tandem, twin = null, engine = 'unknown' }) {
-  const gameOf = (name) => tandem.game(name ?? 'arena');
+  const gameOf = (name) => {
+    if ((name ?? 'arena') !== tandem.game.name) throw new Error(`this package is ${tandem.game.name}'s, not ${name}'s`);
+    return tandem.game;
+  };
   async function stream({ game, scenario, ticks, pace }, progress) {
     const g = gameOf(game);
     const s = g.openScenario(scenario);

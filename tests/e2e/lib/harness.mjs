@@ -21,8 +21,8 @@ export const webDir = process.env.TANDEM_WEB_DIR ?? join(repoRoot, 'web');
  * root, the package under /pkg/). When `tandem serve --web DIR` exists this is the one place
  * to start it instead (the page's own URL layout lives in web/index.html's import map).
  */
-export async function startServer({ port = 0 } = {}) {
-  const roots = defaultRoots(repoRoot);
+export async function startServer({ port = 0, game = 'arena' } = {}) {
+  const roots = defaultRoots(repoRoot, game);
   if (process.env.TANDEM_PACKAGE_DIR) roots.packageDir = process.env.TANDEM_PACKAGE_DIR;
   roots.webDir = webDir;
   return startStaticServer({ ...roots, port });
@@ -62,13 +62,16 @@ export function unlessMissing(present, why) {
 export const unlessNoTandem = () => unlessMissing(existsSync(tandemBinary), `no ${tandemBinary} (build-scripts/build native)`);
 
 /**
- * The same pair around the real server: `tandem serve` (startTandemServe) and one browser.
- * `skip` says why the file's tests cannot run (no native build); then no hook starts anything.
+ * The same pair around the real server: `tandem serve --game GAME` (startTandemServe) and one
+ * browser. `skip` says why the file's tests cannot run (no native build); then no hook starts anything.
  */
-export function tandemServeAndBrowser(launch) {
+export function tandemServeAndBrowser(launch, { game = 'arena', args = [] } = {}) {
   const skip = unlessNoTandem();
-  return serverAndBrowser(launch, () => startTandemServe(), skip);
+  return serverAndBrowser(launch, () => startTandemServe({ game, args }), skip);
 }
+
+/** The games whose pages the shell's suites run against (every game with a plugin and a package). */
+export const GAMES = ['arena', 'ships'];
 
 /**
  * Opens the demo at `query` (e.g. '?pellets=4096') in a new page of `context` and waits until
@@ -144,11 +147,11 @@ export const tandemBinary = process.env.TANDEM_BIN ?? join(repoRoot, 'build/nati
  * --baseline, --predict-packages).
  * @param {{port?: number, args?: string[], binary?: string, web?: string, packageDir?: string}} [options]
  */
-export async function startTandemServe({ port = 0, args = [], binary = tandemBinary, web = webDir,
-  packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/package') } = {}) {
+export async function startTandemServe({ port = 0, args = [], binary = tandemBinary, web = webDir, game = 'arena',
+  packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/packages', game) } = {}) {
   const launch = async (onPort) => {
     // `listening on` goes to stdout; the harness reads stderr, so the shell moves it there.
-    const child = spawnTracked('/bin/sh', ['-c', 'exec "$0" "$@" 1>&2', binary, 'serve',
+    const child = spawnTracked('/bin/sh', ['-c', 'exec "$0" "$@" 1>&2', binary, 'serve', '--game', game,
       '--port', String(onPort), '--web', web, '--pkg', packageDir, ...args]);
     const match = await waitForLine(child, /listening on http:\/\/([^\s/]+):(\d+)\//, 15_000, 'tandem serve');
     return { child, port: Number(match[2]) };

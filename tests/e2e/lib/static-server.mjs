@@ -87,4 +87,6 @@ export async function startStaticServer({ webDir, packageDir, host = '127.0.0.1'
   };
 }
 
-export const defaultRoots = (repoRoot) => ({ webDir: join(repoRoot, 'web'), packageDir: join(repoRoot, 'build/wasm/package') });
+// web/ at the root and a game's package (build/wasm/packages/<game>) under /pkg/, as `tandem
+// serve --game GAME` serves them.
+export const defaultRoots = (repoRoot, game = 'arena') => ({ webDir: join(repoRoot, 'web'), packageDir: join(repoRoot, 'build/wasm/packages', game) });

@@ -11,22 +11,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeSite, startServer, rawWebSocket, sleep } from '../support.mjs';
+import { hello as wireHello } from '../wire.mjs';
 
 const fingerprint = Buffer.from(execFileSync(process.env.TANDEM_ARENA_FINGERPRINT, { encoding: 'utf8' }).trim(), 'hex').reverse();
 const type = { hello: 0x01, input: 0x02, ack: 0x03, frame: 0x82 };
 
-// u8 type | u16 version | u64 fingerprint | u8 role (0 play) | u8 n | the game's name
-function hello() {
-  const game = 'arena';
-  const b = Buffer.alloc(13 + game.length);
-  b[0] = type.hello;
-  b.writeUInt16LE(3, 1);   // protocol version 3
-  fingerprint.copy(b, 3);
-  b[11] = 0;
-  b[12] = game.length;
-  b.write(game, 13, 'latin1');
-  return b;
-}
+// A player's hello, as tests/server/wire.mjs writes it from the layout.
+const hello = () => wireHello({ fp: fingerprint, role: 0 });
 // u8 type | u32 sequence | u8 n = 8 | i32 x raw | i32 y raw
 function input(sequence, x, y) {
   const b = Buffer.alloc(14);

@@ -9,25 +9,15 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { startServer, rawWebSocket, sleep } from '../support.mjs';
+import { hello as wireHello } from '../wire.mjs';
 
 const fingerprint = Buffer.from(execFileSync(process.env.TANDEM_ARENA_FINGERPRINT, { encoding: 'utf8' }).trim(), 'hex').reverse();
 const type = { hello: 0x01, welcome: 0x81, frame: 0x82, baseline: 0x83, error: 0x86 };
 const code = { room_full: 3, resume_unknown: 11, resume_expired: 12, resume_used: 13 };
 const TOKEN_BYTES = 16;
 
-// u8 type | u16 version (3) | u64 fingerprint | u8 role | u8 n | the game's name | [16-byte token]
-function hello({ role = 0, token = null } = {}) {
-  const game = 'arena';
-  const b = Buffer.alloc(13 + game.length + (token ? TOKEN_BYTES : 0));
-  b[0] = type.hello;
-  b.writeUInt16LE(3, 1);
-  fingerprint.copy(b, 3);
-  b[11] = role;
-  b[12] = game.length;
-  b.write(game, 13, 'latin1');
-  if (token) token.copy(b, 13 + game.length);
-  return b;
-}
+// The hello as tests/server/wire.mjs writes it from the layout, with a token when given.
+const hello = ({ role = 0, token = null } = {}) => wireHello({ fp: fingerprint, role, token });
 
 // u8 type | u8 role | u32 player | u32 delay | u64 tick | u32 max players | u8 n | name
 // | u16 m | config | [16-byte token]

@@ -7,22 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { startServer, rawWebSocket, metrics, sleep } from '../support.mjs';
+import { hello as wireHello, PROTOCOL_VERSION } from '../wire.mjs';
 
 const fingerprint = Buffer.from(execFileSync(process.env.TANDEM_ARENA_FINGERPRINT, { encoding: 'utf8' }).trim(), 'hex').reverse();
 const type = { hello: 0x01, input: 0x02, ack: 0x03, welcome: 0x81, frame: 0x82, baseline: 0x83, error: 0x86 };
 
-// u8 type | u16 version | u64 fingerprint | u8 role (0 play, 1 watch) | u8 n | the game's name,
-// little-endian (protocol 3; a hello may end with a resume token, tests/server/room/resume.test.mjs).
-function hello({ version = 3, fp = fingerprint, role = 0, game = 'arena' } = {}) {
-  const b = Buffer.alloc(13 + game.length);
-  b[0] = type.hello;
-  b.writeUInt16LE(version, 1);
-  fp.copy(b, 3);
-  b[11] = role;
-  b[12] = game.length;
-  b.write(game, 13, 'latin1');
-  return b;
-}
+// The hello as tests/server/wire.mjs writes it from the layout (protocol 4).
+const hello = ({ version = PROTOCOL_VERSION, fp = fingerprint, role = 0, game = 'arena' } = {}) => wireHello({ version, fp, role, game });
 // u8 type | u32 sequence | u8 n = 8 | the arena's steer: i32 x raw | i32 y raw
 function input(sequence, x = 0, y = 0) {
   const b = Buffer.alloc(14);

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startServer, rawWebSocket, rawHttp, metrics, sleep } from '../support.mjs';
+import { hello as wireHello } from '../wire.mjs';
 
 const hashOf = (tool) => Buffer.from(execFileSync(tool, { encoding: 'utf8' }).trim(), 'hex').reverse();
 const shipsFingerprint = hashOf(process.env.TANDEM_SHIPS_FINGERPRINT);
@@ -16,17 +17,8 @@ const arenaFingerprint = hashOf(process.env.TANDEM_ARENA_FINGERPRINT);
 const type = { hello: 0x01, input: 0x02, welcome: 0x81, frame: 0x82, baseline: 0x83, error: 0x86 };
 const code = { fingerprint_mismatch: 2, game_mismatch: 10 };
 
-// u8 type | u16 version | u64 fingerprint | u8 role (0 play, 1 watch) | u8 n | the game's name
-function hello({ fp = shipsFingerprint, role = 0, game = 'ships' } = {}) {
-  const b = Buffer.alloc(13 + game.length);
-  b[0] = type.hello;
-  b.writeUInt16LE(3, 1);   // protocol version 3
-  fp.copy(b, 3);
-  b[11] = role;
-  b[12] = game.length;
-  b.write(game, 13, 'latin1');
-  return b;
-}
+// The hello as tests/server/wire.mjs writes it from the layout, for ships unless told.
+const hello = ({ fp = shipsFingerprint, role = 0, game = 'ships' } = {}) => wireHello({ fp, role, game });
 // u8 type | u32 sequence | u8 n = 1 | ships' held buttons (thrust 1, left 2, right 4, fire 8)
 function input(sequence, buttons) {
   return Buffer.from([type.input, sequence & 0xff, (sequence >> 8) & 0xff, 0, 0, 1, buttons]);
