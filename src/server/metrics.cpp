@@ -49,6 +49,10 @@ struct ServerMetrics::Impl {
     prometheus::Family<prometheus::Counter>* http = nullptr;
     prometheus::Family<prometheus::Counter>* connections_refused = nullptr;
     prometheus::Family<prometheus::Counter>* http_closed = nullptr;
+    prometheus::Counter* rooms_created = nullptr;
+    prometheus::Counter* rooms_closed = nullptr;
+    prometheus::Family<prometheus::Counter>* room_requests_refused = nullptr;
+    prometheus::Gauge* rooms_open = nullptr;
 
     MirroredCounter frames_sent, bytes_sent, frames_received, bytes_received, accepted, reads_held;
     MirroredCounter frames_built, baselines, pauses, rate_limited, desyncs;
@@ -124,6 +128,13 @@ struct ServerMetrics::Impl {
                            .Help("HTTP connections closed by a deadline (request_timeout, idle_timeout).")
                            .Register(registry);
 
+        rooms_created = counter("tandem_rooms_created_total", "Rooms made by POST /rooms.");
+        rooms_closed = counter("tandem_rooms_closed_total", "Created rooms closed after --room-idle-close without a connection.");
+        room_requests_refused = &prometheus::BuildCounter()
+                                     .Name("tandem_room_requests_refused_total")
+                                     .Help("Requests to /rooms refused, by error (a fixed set of names).")
+                                     .Register(registry);
+        rooms_open = gauge("tandem_rooms", "Rooms hosted now, the default room included.");
         frames_sent.counter = counter("tandem_ws_frames_sent_total", "WebSocket messages written to clients.");
         bytes_sent.counter = counter("tandem_ws_bytes_sent_total", "Payload bytes of the messages written to clients.");
         frames_received.counter = counter("tandem_ws_frames_received_total", "WebSocket messages read from clients.");
@@ -217,6 +228,12 @@ void ServerMetrics::http_closed(std::string_view reason) {
     impl_->http_closed->Add({{"reason", std::string(reason)}}).Increment();
 }
 
+void ServerMetrics::room_created() { impl_->rooms_created->Increment(); }
+void ServerMetrics::room_closed() { impl_->rooms_closed->Increment(); }
+void ServerMetrics::room_request_refused(std::string_view error) {
+    impl_->room_requests_refused->Add({{"error", std::string(error)}}).Increment();
+}
+
 void ServerMetrics::http_response(unsigned status) {
     const std::string key = std::to_string(status);
     auto found = impl_->http_by_status.find(key);
@@ -262,6 +279,7 @@ std::string ServerMetrics::render(const TransportFigures& t, const RoomFigures& 
         found->second.sync(count);
     }
     m.connections->Set(t.connections_open);
+    m.rooms_open->Set(t.rooms_open);
     m.players->Set(room.players);
     m.watchers->Set(room.watchers);
     m.room_tick->Set(static_cast<double>(room.tick));

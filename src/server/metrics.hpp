@@ -26,6 +26,7 @@ struct TransportFigures {
     uint64_t write_queue_peak_bytes = 0;  // the most one connection ever held
     uint64_t write_queue_cap_bytes = 0;
     uint64_t reads_held = 0;              // reads held back because a connection's queue was full
+    uint32_t rooms_open = 0;              // rooms hosted now, the default room included
 };
 
 // How many recent ticks the lateness quantiles are taken over: 17 s at 60 Hz, so a 20 s
@@ -54,6 +55,11 @@ public:
     // time) or idle_timeout (no next request on a keep-alive connection).
     void http_closed(std::string_view reason);
     void http_response(unsigned status);
+    // POST /rooms made a room; an idle room was closed; a request about rooms was refused, by
+    // its error's name (RoomRequestCode's fixed set).
+    void room_created();
+    void room_closed();
+    void room_request_refused(std::string_view error);
 
     // Nearest-rank quantile (0..1000 per mille) of the lateness window, in nanoseconds.
     int64_t lateness_quantile_ns(uint32_t per_mille) const;

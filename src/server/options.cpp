@@ -120,7 +120,7 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
     if (flags.scenario) known.push_back("--scenario");
     for (const FlagSpec& f : flags.game) known.push_back(f.flag);
     for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--per-address-limit", "--resume-grace", "--record",
-                          "--store", "--room", "--ticket-key", "--allow-origin", "--help"}) {
+                          "--store", "--room", "--room-idle-close", "--ticket-key", "--allow-origin", "--help"}) {
         known.emplace_back(f);
     }
     std::string accepted;
@@ -192,6 +192,10 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
             const auto v = count(0, largest_resume_grace_seconds);
             if (!v) return usage(std::string(v.message()));
             o.resume_grace_seconds = *v;
+        } else if (flag == "--room-idle-close") {
+            const auto v = count(1, largest_room_idle_close_seconds);
+            if (!v) return usage(std::string(v.message()));
+            o.room_idle_close_seconds = *v;
         } else if (flag == "--ticket-key") {
             if (value.empty()) return usage("--ticket-key expects a file holding the key tickets are signed with" + got);
             o.ticket_key_path = std::string(value);
@@ -307,11 +311,12 @@ std::string serve_help_text(const ServeHelp& help) {
     if (!game_line.empty()) out += indent + game_line.substr(0, game_line.size() - 1) + "\n";
     out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--record FILE]\n";
     out += indent + "[--per-address-limit N] [--resume-grace SECONDS] [--allow-origin ORIGIN]...\n";
-    out += indent + "[--store ADDRESS] [--room NAME] [--ticket-key FILE]\n";
+    out += indent + "[--store ADDRESS] [--room NAME] [--ticket-key FILE] [--room-idle-close SECONDS]\n";
     out += "\n";
-    out += "Runs one room" + (help.game.empty() ? std::string() : " of " + help.game) +
-           ": the authoritative simulation, its tick loop, its players and watchers,\n"
-           "and the HTTP server for the page. Prints 'listening on http://HOST:PORT/' once it accepts.\n"
+    out += "Runs a room" + (help.game.empty() ? std::string() : " of " + help.game) +
+           " (the default room): the authoritative simulation, its tick loop, its\n"
+           "players and watchers, and the HTTP server for the page; POST /rooms creates more rooms.\n"
+           "Prints 'listening on http://HOST:PORT/' once it accepts.\n"
            "\n"
            "options:\n";
     help_entry(out, "--host ADDR", "IP address to bind (default 127.0.0.1: this machine only; 0.0.0.0\n"
@@ -367,6 +372,9 @@ std::string serve_help_text(const ServeHelp& help) {
                                        "store and room waits for it (at most 2 s), then exits 1");
     help_entry(out, "--room NAME", "the room's name in the store and in its tickets, 1 to 64 of A-Z\n"
                                    "a-z 0-9 _ - (default 'default'; with --store or --ticket-key)");
+    help_entry(out, "--room-idle-close SECONDS", "close a room made by POST /rooms once it has had no connection\n"
+                                                 "this long, 1.." + std::to_string(largest_room_idle_close_seconds) +
+                                                     " (default 60; the default room never closes)");
     help_entry(out, "--allow-origin ORIGIN", "also accept WebSocket connections from pages at ORIGIN\n"
                                              "(http(s)://host[:port]); repeatable");
     help_entry(out, "--help", "this text");
@@ -375,7 +383,15 @@ std::string serve_help_text(const ServeHelp& help) {
     help_entry(out, "/", "DIR/index.html; /X is the file DIR/X (the page maps its npm\n"
                          "dependencies, e.g. /node_modules/three/build/three.module.js)");
     help_entry(out, "/pkg/X", "the file X of the WebAssembly package (--pkg)");
-    help_entry(out, "/ws", "the room's WebSocket (binary messages only)");
+    help_entry(out, "/ws", "the default room's WebSocket (binary messages only)");
+    help_entry(out, "/ws/ROOM", "the WebSocket of room ROOM (404 room_unknown when there is none)");
+    help_entry(out, "/rooms", "GET: the rooms as JSON (id, game, players, watchers, seats, tick).\n"
+                              "POST a JSON object {\"game\", \"max_players\", \"max_watchers\",\n"
+                              "\"ticket\"} (each optional; the ticket required with --ticket-key,\n"
+                              "and the room it names is the room made): 201 with the room's id.\n"
+                              "At most " + std::to_string(TransportLimits{}.max_rooms) + " rooms made at once, " +
+                                  std::to_string(TransportLimits{}.rooms_per_address) + " per address; every\n"
+                              "refusal is a 4xx or 503 with {\"error\", \"message\"}");
     help_entry(out, "/metrics", "Prometheus text exposition");
     help_entry(out, "/healthz", "200 while the tick loop is on time; 503 when it has fallen behind\n"
                                 "(a tick started over 4 steps late or a step dropped in the last\n"

@@ -1,6 +1,6 @@
-// The transport's life: listening, accepting (bounded by max_open_sockets), handing the
-// room's outbox to the connections, SIGINT/SIGTERM and the drain; and serve() and
-// serve_command(), the entry points of server.hpp.
+// The transport's life: listening, accepting (bounded by max_open_sockets), the rooms (made,
+// closed when idle), handing a room's outbox to its connections, SIGINT/SIGTERM and the
+// drain; and serve() and serve_command(), the entry points of server.hpp.
 #include <sys/resource.h>
 
 #include <cstdlib>
@@ -18,28 +18,32 @@ namespace tandem::server::detail {
 void Server::ws_closed(const std::shared_ptr<WsSession>& session, bool registered, const Ending& ending) {
     ws_handshaking_.erase(session);
     if (registered) {
-        ws_sessions_.erase(session->id());
+        HostedRoom& room = session->room();
+        room.sessions.erase(session->id());
+        directory_.disconnected(room.id, now_ns());
         --figures_.connections_open;
         metrics_.connection_closed(ending.code, ending.reason);
-        room_.disconnect(session->id(), now_ns());
-        pump_outbox();
+        if (!room.closed) {
+            room.port->disconnect(session->id(), now_ns());
+            pump_outbox(room);
+        }
     } else {
         metrics_.handshake_refused(ending.reason);
     }
     sockets_closed(&session->address());
 }
 
-void Server::pump_outbox() {
+void Server::pump_outbox(HostedRoom& room) {
     sends_.clear();
     closes_.clear();
-    room_.take_outbox(sends_, closes_);
+    room.port->take_outbox(sends_, closes_);
     for (Outgoing& message : sends_) {
-        const auto found = ws_sessions_.find(message.to);
-        if (found != ws_sessions_.end()) found->second->enqueue(std::move(message.bytes));
+        const auto found = room.sessions.find(message.to);
+        if (found != room.sessions.end()) found->second->enqueue(std::move(message.bytes));
     }
     for (CloseOrder& order : closes_) {
-        const auto found = ws_sessions_.find(order.who);
-        if (found != ws_sessions_.end()) found->second->close(order.code, std::move(order.reason));
+        const auto found = room.sessions.find(order.who);
+        if (found != room.sessions.end()) found->second->close(order.code, std::move(order.reason));
     }
     sends_.clear();  // drop the shared buffers now, not at the next tick
 }
@@ -101,13 +105,18 @@ void Server::begin_drain() {
     draining_ = true;
     error_code ignored;
     acceptor_.close(ignored);
-    tick_timer_.cancel();
     accept_retry_.cancel();
-    room_.shut_down(now_ns());
-    pump_outbox();
-    // The room closed its connections with 1001; anything it did not, and every socket
+    idle_timer_.cancel();
+    for (auto& [name, room] : rooms_) {
+        room->timer.cancel();
+        room->port->shut_down(now_ns());
+        pump_outbox(*room);
+    }
+    // The rooms closed their connections with 1001; anything they did not, and every socket
     // that is not a room connection yet, goes the same way.
-    for (auto& [id, session] : std::map(ws_sessions_)) session->close(close_going_away, "going_away");
+    for (auto& [name, room] : rooms_) {
+        for (auto& [id, session] : std::map(room->sessions)) session->close(close_going_away, "going_away");
+    }
     for (const auto& session : std::set(ws_handshaking_)) session->tear_down();
     for (const auto& session : std::set(http_sessions_)) session->tear_down();
     for (const auto& refusal : std::set(refusals_)) refusal->tear_down();
@@ -171,14 +180,16 @@ int Server::run(std::ostream& out, std::ostream& err) {
         ::setrlimit(RLIMIT_NOFILE, &files);
     }
 
-    const int64_t step_ns = step_ns_for_hz(room_.tick_hz());
-    auto loop = TickLoop::create(TickLoopConfig{.step_ns = step_ns}, now_ns());
-    if (!loop.ok()) {
-        err << options_.program << ": tick loop refused: " << loop.message() << "\n";
-        return 2;
+    // /healthz judges the default room's tick loop, as before there were others.
+    health_policy_ = health_policy_for_step(step_ns_for_hz(default_room_->port->tick_hz()));
+    if (!options_.ticket_key_path.empty()) {
+        auto key = read_ticket_key(options_.ticket_key_path);
+        if (!key.ok()) {
+            err << options_.program << ": " << key.message() << "\n";
+            return 2;
+        }
+        ticket_key_ = std::move(key).value();
     }
-    loop_.emplace(std::move(loop).value());
-    health_policy_ = health_policy_for_step(step_ns);
     figures_.write_queue_cap_bytes = limits_.write_queue_cap_bytes;
     if (const char* path = std::getenv("TANDEM_SERVE_TRACE_LATE"); path != nullptr && *path != '\0') {
         trace_out_ = std::fopen(path, "w");
@@ -207,7 +218,13 @@ int Server::run(std::ostream& out, std::ostream& err) {
         });
     });
     accept();
-    schedule_tick();
+    rooms_[default_room_->id] = default_room_;
+    directory_.add(default_room_->id, default_room_->game, AddressKey{}, now_ns(), /*permanent=*/true);
+    if (std::string problem; !start_ticking(*default_room_, &problem)) {
+        err << options_.program << ": tick loop refused: " << problem << "\n";
+        return 2;
+    }
+    schedule_idle_check();
     const std::string shown = address.is_v6() ? "[" + options_.host + "]" : options_.host;
     out << "listening on http://" << shown << ":" << port << "/" << std::endl;
     {
@@ -217,7 +234,9 @@ int Server::run(std::ostream& out, std::ostream& err) {
     io_.run();
     // Sessions still open when the loop stopped (the drain deadline passed): a read held for
     // a full queue owns its session, so it is let go here like every pending handler.
-    for (auto& [id, session] : ws_sessions_) session->drop_held_read();
+    for (auto& [name, room] : rooms_) {
+        for (auto& [id, session] : room->sessions) session->drop_held_read();
+    }
     {
         // A route's answer from now on has no server to go to.
         const std::lock_guard lock(reply_gate_->mutex);
@@ -244,7 +263,8 @@ std::optional<std::string> route_problem(const HttpRoute& route) {
     if (!path.starts_with('/') || path.find('?') != std::string_view::npos) {
         return "a route's path is a URL path without a query (got '" + route.path + "')";
     }
-    if (path == "/" || path == "/ws" || path == "/metrics" || path == "/healthz" || path == "/pkg" || path.starts_with("/pkg/")) {
+    if (path == "/" || path == "/ws" || path.starts_with("/ws/") || path == "/rooms" || path.starts_with("/rooms/") ||
+        path == "/metrics" || path == "/healthz" || path == "/pkg" || path.starts_with("/pkg/")) {
         return "a route may not take " + route.path + " (the transport serves it)";
     }
     if (!route.handle) return "the route " + route.path + " has no handler";
@@ -254,7 +274,7 @@ std::optional<std::string> route_problem(const HttpRoute& route) {
 }  // namespace
 
 int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute> routes, const TransportLimits& limits,
-          std::ostream& out, std::ostream& err) {
+          std::ostream& out, std::ostream& err, std::span<const RoomKind> kinds) {
     for (size_t i = 0; i < routes.size(); ++i) {
         std::optional<std::string> problem = route_problem(routes[i]);
         for (size_t j = 0; j < i && !problem; ++j) {
@@ -269,8 +289,9 @@ int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute
     if (options.per_address_limit) {
         effective.connections_per_address = *options.per_address_limit;
         effective.handshakes_per_address = *options.per_address_limit;
+        effective.rooms_per_address = *options.per_address_limit;
     }
-    Server server(options, room, routes, effective);
+    Server server(options, room, routes, effective, kinds);
     return server.run(out, err);
 }
 
@@ -318,7 +339,7 @@ int serve_command(std::span<const std::string_view> args, const ServeGame& game,
         err << game.program << ": " << room.message() << "\n";
         return room.error().exit_status;
     }
-    return serve(options, *room.value(), game.routes, limits, out, err);
+    return serve(options, *room.value(), game.routes, limits, out, err, game.room_kinds);
 }
 
 }  // namespace tandem::server

@@ -1,59 +1,73 @@
-// The tick driver: the timer that wakes at each boundary, the due steps it runs (catching up
-// or dropping as TickLoop decides), the sends they queue flushed once and in slices, and the
-// late-tick trace (TANDEM_SERVE_TRACE_LATE).
+// The tick driver: each room's timer that wakes at its boundaries, the due steps it runs
+// (catching up or dropping as the room's TickLoop decides), the sends they queue flushed once
+// and in slices, and the late-tick trace (TANDEM_SERVE_TRACE_LATE).
 #include <sys/resource.h>
 
 #include <cstdio>
 
 #include "server/transport.hpp"
+#include "tandem/core/timestep.hpp"
 
 namespace tandem::server::detail {
 
-void Server::schedule_tick() {
-    tick_timer_.expires_at(steady_at(loop_->next_boundary_ns()));
-    tick_timer_.async_wait([this](const error_code& ec) {
-        if (!ec && !draining_) on_tick();
+bool Server::start_ticking(HostedRoom& room, std::string* problem) {
+    auto loop = TickLoop::create(TickLoopConfig{.step_ns = step_ns_for_hz(room.port->tick_hz())}, now_ns());
+    if (!loop.ok()) {
+        if (problem) *problem = std::string(loop.message());
+        return false;
+    }
+    room.loop.emplace(std::move(loop).value());
+    schedule_tick(room);
+    return true;
+}
+
+void Server::schedule_tick(HostedRoom& room) {
+    room.timer.expires_at(steady_at(room.loop->next_boundary_ns()));
+    // The handler holds the room: a room closed meanwhile is let go once its last wait ends.
+    room.timer.async_wait([this, held = room.shared_from_this()](const error_code& ec) {
+        if (!ec && !draining_ && !held->closed) on_tick(*held);
     });
 }
 
-void Server::on_tick() {
+void Server::on_tick(HostedRoom& room) {
+    RoomPort& port = *room.port;
     const int64_t woke = now_ns();
-    const TickAdvance advance = loop_->advance(woke);
+    const TickAdvance advance = room.loop->advance(woke);
     if (advance.clock_went_back) metrics_.clock_rolled_back();
     if (advance.dropped > 0) {
         metrics_.ticks_dropped(advance.dropped);
         last_fell_behind_ns_ = woke;
     }
-    const int64_t step = loop_->step_ns();
+    const int64_t step = room.loop->step_ns();
     batching_ = true;
     for (uint64_t k = 0; k < advance.executed; ++k) {
         // The executed steps are the last `executed` boundaries the advance consumed.
-        const int64_t boundary = loop_->last_boundary_ns() - static_cast<int64_t>(advance.executed - 1 - k) * step;
+        const int64_t boundary = room.loop->last_boundary_ns() - static_cast<int64_t>(advance.executed - 1 - k) * step;
         const int64_t start = now_ns();
         const int64_t lateness = start - boundary;
         if (trace_ && k == 0) trace_late(boundary, start, woke, advance.executed);
         {
             Mark mark(*this, Activity::step);
-            room_.tick(start);
+            port.tick(start);
         }
         const int64_t ticked = now_ns();
         {
             Mark mark(*this, Activity::build);
-            pump_outbox();
+            pump_outbox(room);
         }
         if (k + 1 == advance.executed) {
             Mark mark(*this, Activity::send);
             flush_batch();  // the send time is the last step's
         }
         const int64_t sent = now_ns();
-        loop_->record_step_duration_ns(ticked - start);
-        metrics_.tick_ran(lateness, lateness >= step, ticked - start, room_.figures().last_step_ns, sent - ticked);
+        room.loop->record_step_duration_ns(ticked - start);
+        metrics_.tick_ran(lateness, lateness >= step, ticked - start, port.figures().last_step_ns, sent - ticked);
         if (lateness > health_policy_.lateness_bound_ns) last_fell_behind_ns_ = start;
         ++ticks_run_;
         ticking_started_ = true;
     }
     flush_batch();  // (no step ran)
-    schedule_tick();
+    schedule_tick(room);
 }
 
 void Server::trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t executed) {

@@ -1,5 +1,6 @@
 // The transport's state: the one io context and thread, the listening socket, the signals,
-// the tick timer and the open sessions, and the calls the sessions make on it. Its work is
+// the rooms (each with its tick timer and its open sessions) and the calls the sessions make
+// on it. Its work is
 // spread by responsibility: server.cpp (listening, the outbox, draining), routes.cpp (what an
 // HTTP request is answered), tick_driver.cpp (the tick timer and the sends it batches),
 // http_session.cpp and ws_session.cpp (one connection each). It moves bytes and keeps time;
@@ -25,6 +26,7 @@
 #include "server/health.hpp"
 #include "server/http_session.hpp"
 #include "server/metrics.hpp"
+#include "server/room_directory.hpp"
 #include "server/send_pacer.hpp"
 #include "tandem/server/serve.hpp"
 #include "server/static_files.hpp"
@@ -33,31 +35,54 @@
 
 namespace tandem::server::detail {
 
+// One room the server hosts: the default room (plain /ws, the command line's) or one made by
+// POST /rooms. Its tick timer, its tick loop and its sessions are its own, so rooms of different
+// games tick at their own rates and a connection id is only ever looked up in its own room.
+// Everything here is touched on the server's one thread only.
+struct HostedRoom : std::enable_shared_from_this<HostedRoom> {
+    HostedRoom(asio::io_context& io, std::string id_, std::string game_, RoomPort& port_)
+        : id(std::move(id_)), game(std::move(game_)), port(&port_), max_message(port_.max_client_message_bytes()), timer(io) {}
+    std::string id;
+    std::string game;
+    std::unique_ptr<RoomPort> owned;   // a created room's; null for the default room (serve()'s caller owns it)
+    RoomPort* port;
+    uint32_t max_message;              // read once: the transport's read limit for its sockets
+    std::optional<TickLoop> loop;
+    asio::steady_timer timer;
+    std::map<ConnectionId, std::shared_ptr<WsSession>> sessions;
+    bool closed = false;               // closed for idleness: a late upgrade to it is turned away
+};
+
 class Server {
 public:
-    Server(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute> routes, const TransportLimits& limits)
+    Server(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute> routes, const TransportLimits& limits,
+           std::span<const RoomKind> kinds)
         : options_(options),
-          room_(room),
+          default_room_(std::make_shared<HostedRoom>(io_, options.room_name, kinds.empty() ? std::string() : kinds.front().game, room)),
+          kinds_(kinds),
+          directory_(RoomLimits{limits.max_rooms, limits.rooms_per_address, int64_t{options.room_idle_close_seconds} * 1'000'000'000}),
           routes_(routes),
           limits_(limits),
           addresses_(AddressLimits{limits.connections_per_address, limits.handshakes_per_address}),
           acceptor_(io_),
           signals_(io_, SIGINT, SIGTERM),
-          tick_timer_(io_),
           drain_timer_(io_),
-          accept_retry_(io_) {}
+          accept_retry_(io_),
+          idle_timer_(io_) {}
 
     int run(std::ostream& out, std::ostream& err);
 
     // ---- used by the sessions ----
     asio::io_context& io() { return io_; }
-    RoomPort& room() { return room_; }
+    // The room an upgrade to `path` joins: /ws the default room, /ws/ID room ID; null: none.
+    std::shared_ptr<HostedRoom> room_for(std::string_view path) const;
     const TransportLimits& limits() const { return limits_; }
     TransportFigures& figures() { return figures_; }
     ServerMetrics& metrics() { return metrics_; }
     bool draining() const { return draining_; }
 
-    http::message_generator respond(const http::request<http::string_body>& request);
+    // `address`: the client's, which POST /rooms counts its rooms against.
+    http::message_generator respond(const http::request<http::string_body>& request, const AddressKey& address);
     // The game's route for this path, if one takes it (GET and HEAD only).
     const HttpRoute* route_for(std::string_view path) const;
     // Hands the request to the route; `write` gets the answer on this thread whenever the route
@@ -84,7 +109,8 @@ public:
         sockets_closed(nullptr);
     }
     void ws_registered(const std::shared_ptr<WsSession>& s) {
-        ws_sessions_[s->id()] = s;
+        s->room().sessions[s->id()] = s;
+        directory_.connected(s->room().id);
         ++figures_.connections_accepted;
         ++figures_.connections_open;
     }
@@ -95,8 +121,8 @@ public:
         figures_.write_queue_bytes = static_cast<uint64_t>(static_cast<int64_t>(figures_.write_queue_bytes) + delta);
         if (connection_bytes > figures_.write_queue_peak_bytes) figures_.write_queue_peak_bytes = connection_bytes;
     }
-    // Hands everything the room queued to the connections, in order.
-    void pump_outbox();
+    // Hands everything the room queued to its connections, in order.
+    void pump_outbox(HostedRoom& room);
     // While a tick runs its due steps, frames are queued and sent once after the last, so a
     // catch-up of several steps costs one system call per connection, not one per step.
     // The connections are then flushed in slices of at most send_slice_ns, each next slice
@@ -108,8 +134,8 @@ public:
     // the timer's handler, and a due tick would otherwise wait for every one of them (at 1,000
     // watchers, a burst of acks is milliseconds of reads). With this it waits for one handler.
     // The timer's own wait is re-armed by the tick and finds nothing due.
-    void tick_if_due() {
-        if (loop_ && !draining_ && now_ns() >= loop_->next_boundary_ns()) on_tick();
+    void tick_if_due(HostedRoom& room) {
+        if (room.loop && !draining_ && !room.closed && now_ns() >= room.loop->next_boundary_ns()) on_tick(room);
     }
     void flush_later(std::shared_ptr<WsSession> s) { to_flush_.push_back(std::move(s)); }
     void flush_batch();
@@ -136,8 +162,16 @@ public:
 
 private:
     void accept();
-    void schedule_tick();
-    void on_tick();
+    // Starts the room's tick loop at its game's rate; false (with the reason) when TickLoop refuses it.
+    bool start_ticking(HostedRoom& room, std::string* problem);
+    void schedule_tick(HostedRoom& room);
+    void on_tick(HostedRoom& room);
+    // POST /rooms and GET /rooms.
+    http::message_generator rooms_answer(const http::request<http::string_body>& request, const AddressKey& address);
+    Result<std::shared_ptr<HostedRoom>, RoomRequestError> create_room(const CreateRoomRequest& request, const AddressKey& creator);
+    // Every half second: created rooms idle for --room-idle-close are shut down and forgotten.
+    void schedule_idle_check();
+    void close_room(const std::string& id);
     void begin_drain();
     void trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t executed);
     // One socket fewer; `address`: an admitted connection's, whose count drops too.
@@ -154,21 +188,25 @@ private:
     friend class WsSession;
 
     const ServeOptions& options_;
-    RoomPort& room_;
+    asio::io_context io_{1};   // first: the rooms' timers are made on it
+    std::shared_ptr<HostedRoom> default_room_;
+    std::span<const RoomKind> kinds_;
+    RoomDirectory directory_;
+    // Every room by id, the default room included (ordered: shutdown and /rooms never depend on a hash).
+    std::map<std::string, std::shared_ptr<HostedRoom>, std::less<>> rooms_;
+    std::optional<TicketKey> ticket_key_;   // --ticket-key: POST /rooms requires a ticket it signed
     std::span<const HttpRoute> routes_;
     TransportLimits limits_;
     AddressBook addresses_;
-    asio::io_context io_{1};
     tcp::acceptor acceptor_;
     asio::signal_set signals_;
-    asio::steady_timer tick_timer_;
     asio::steady_timer drain_timer_;
     asio::steady_timer accept_retry_;
+    asio::steady_timer idle_timer_;
 
     StaticRoots roots_;
     GzipFiles gzip_files_;
     std::vector<std::string> origins_;
-    std::optional<TickLoop> loop_;
     HealthPolicy health_policy_;
     std::optional<int64_t> last_fell_behind_ns_;
     bool ticking_started_ = false;
@@ -191,7 +229,6 @@ private:
     std::vector<Outgoing> sends_;
     std::vector<CloseOrder> closes_;
     // Ordered containers: shutdown and outbox order never depend on a hash.
-    std::map<ConnectionId, std::shared_ptr<WsSession>> ws_sessions_;
     std::set<std::shared_ptr<WsSession>> ws_handshaking_;
     std::set<std::shared_ptr<HttpSession>> http_sessions_;
     std::set<std::shared_ptr<HttpRefusal>> refusals_;

@@ -27,8 +27,9 @@ void SocketGate::teardown_after_writes(std::function<void()> done) {
 }
 
 
-WsSession::WsSession(Server& server, beast::tcp_stream&& stream, const AddressKey& address)
+WsSession::WsSession(Server& server, std::shared_ptr<HostedRoom> room, beast::tcp_stream&& stream, const AddressKey& address)
     : server_(server),
+      room_(std::move(room)),
       ws_(std::move(stream)),
       address_(address),
       queue_(server.limits().write_queue_cap_bytes),
@@ -76,7 +77,7 @@ void WsSession::accept(http::request<http::string_body> request) {
     ws_.auto_fragment(false);
     // The largest legal client message, not Beast's 16 MiB default: a peer cannot make the
     // server buffer more than one message of the protocol.
-    ws_.read_message_max(server_.room().max_client_message_bytes());
+    ws_.read_message_max(room_->max_message);
     ws_.binary(true);
     // Called by Beast's read for every control frame it takes, before it answers a ping.
     ws_.control_callback([this](websocket::frame_type kind, beast::string_view) {
@@ -93,17 +94,18 @@ void WsSession::on_accept(const error_code& ec) {
         finish({1006, "handshake_failed"});
         return;
     }
-    if (server_.draining()) {
-        close(close_going_away, "going_away");
+    if (server_.draining() || room_->closed) {
+        // A room closed for idleness while this upgrade was under way: nobody to join.
+        close(close_going_away, room_->closed ? "room_closed" : "going_away");
         read();
         return;
     }
     accepted_ = true;
-    id_ = server_.room().connect(now_ns(), address_);
+    id_ = room_->port->connect(now_ns(), address_);
     registered_ = true;
     server_.ws_registered(shared_from_this());
     read();
-    server_.pump_outbox();
+    server_.pump_outbox(*room_);
 }
 
 void WsSession::read() {
@@ -121,7 +123,7 @@ void WsSession::on_read(const error_code& ec, size_t bytes) {
     }
     // A due tick first (see tick_if_due): this message then lands after it, as it arrived
     // after the boundary. The tick may have closed this connection.
-    server_.tick_if_due();
+    server_.tick_if_due(*room_);
     if (finished_) return;
     if (close_after_queue_ || close_sent_) {
         // Closing: keep reading until the peer's close frame, but hand nothing more on.
@@ -139,9 +141,9 @@ void WsSession::on_read(const error_code& ec, size_t bytes) {
         return;
     }
     const auto* data = static_cast<const uint8_t*>(buffer_.cdata().data());
-    server_.room().receive(id_, std::span<const uint8_t>(data, buffer_.size()), now_ns());
+    room_->port->receive(id_, std::span<const uint8_t>(data, buffer_.size()), now_ns());
     buffer_.consume(buffer_.size());
-    server_.pump_outbox();
+    server_.pump_outbox(*room_);
     if (!finished_) read();
 }
 

@@ -24,6 +24,7 @@ namespace tandem::server::detail {
 
 class Server;
 class WsSession;
+struct HostedRoom;
 
 // The stream under Beast's websocket::stream: reads pass straight to the socket; every
 // write Beast makes is copied (a handshake answer or a control frame, a few dozen bytes)
@@ -135,8 +136,9 @@ void async_teardown(beast::role_type, SocketGate& gate, Handler&& handler) {
 // them.
 class WsSession : public std::enable_shared_from_this<WsSession> {
 public:
-    // `address`: the peer's, whose connection (and unfinished upgrade) the server counts.
-    WsSession(Server& server, beast::tcp_stream&& stream, const AddressKey& address);
+    // `address`: the peer's, whose connection (and unfinished upgrade) the server counts;
+    // `room`: the one it joins, held until the session ends.
+    WsSession(Server& server, std::shared_ptr<HostedRoom> room, beast::tcp_stream&& stream, const AddressKey& address);
     void accept(http::request<http::string_body> request);
     void give_pipelined(std::vector<uint8_t> bytes) { ws_.next_layer().give_pipelined(std::move(bytes)); }
     void enqueue(SharedBytes message);
@@ -150,6 +152,7 @@ public:
     bool reading_allowed(size_t read_bytes) const;
     void drop_held_read() { ws_.next_layer().drop_held_read(); }
     Server& server() { return server_; }
+    HostedRoom& room() { return *room_; }
 
     // ---- the writer, for SocketGate ----
     // Bytes Beast wrote (whole frames, or the handshake's HTTP answer), sent next between frames.
@@ -184,6 +187,7 @@ private:
     void finish(Ending ending);
 
     Server& server_;
+    std::shared_ptr<HostedRoom> room_;
     websocket::stream<SocketGate> ws_;
     beast::flat_buffer buffer_;
     AddressKey address_;

@@ -130,6 +130,17 @@ TEST_CASE("the flag --ticket-key is read, --room names the room its tickets must
     CHECK(refusal({"--ticket-key", ""}).starts_with("--ticket-key expects a file"));
 }
 
+TEST_CASE("the flag --room-idle-close takes whole seconds from 1 to a day, and defaults to a minute") {
+    CHECK(parse({})->options.room_idle_close_seconds == 60);
+    CHECK(parse({"--room-idle-close", "1"})->options.room_idle_close_seconds == 1);
+    CHECK(parse({"--room-idle-close=86400"})->options.room_idle_close_seconds == 86400);
+    CHECK(refusal({"--room-idle-close", "0"}) == "--room-idle-close expects a whole number in 1..86400 (got '0')");
+    CHECK(refusal({"--room-idle-close", "86401"}) == "--room-idle-close expects a whole number in 1..86400 (got '86401')");
+    CHECK(refusal({"--room-idle-close", "1m"}) == "--room-idle-close expects a whole number in 1..86400 (got '1m')");
+    CHECK(refusal({"--room-idle-close"}) == "missing value for --room-idle-close");
+    CHECK(refusal({"--room-idle-close", "5", "--room-idle-close", "6"}).starts_with("--room-idle-close given twice"));
+}
+
 TEST_CASE("serve's --help lists the game's flags, its scenarios and its routes, without them, none") {
     ServeHelp help;
     help.command = "tandem serve --game toy";
@@ -144,7 +155,9 @@ TEST_CASE("serve's --help lists the game's flags, its scenarios and its routes, 
     CHECK(text.find("\n  --crowd N            how many\n                       of them\n") != std::string::npos);
     CHECK(text.find("(orbits, trig)") != std::string::npos);
     CHECK(text.find("\n  /toy/thing           what the toy serves\n") != std::string::npos);
-    CHECK(text.find("Runs one room of toy:") != std::string::npos);
+    CHECK(text.find("Runs a room of toy (the default room):") != std::string::npos);
+    CHECK(text.find("\n  /ws/ROOM ") != std::string::npos);
+    CHECK(text.find("\n  /rooms ") != std::string::npos);
     const std::string bare = serve_help_text();
     CHECK(bare.find("--scenario") == std::string::npos);
     CHECK(bare.find("--tick-hz") == std::string::npos);
@@ -162,7 +175,7 @@ TEST_CASE("without a game's flags or scenarios, the kit's flags alone are accept
     const auto r = parse_serve_args(std::vector<std::string_view>{"--tick-hz", "30"});
     REQUIRE_FALSE(r);
     CHECK(r.message() == "unknown option '--tick-hz' (accepted: --host, --port, --web, --pkg, --input-delay, "
-                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --ticket-key, --allow-origin, --help)");
+                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --room-idle-close, --ticket-key, --allow-origin, --help)");
     CHECK_FALSE(parse_serve_args(std::vector<std::string_view>{"--scenario", "orbits"}));
 }
 
@@ -190,7 +203,7 @@ TEST_CASE("each command-line mistake names the flag and what is accepted") {
     CHECK(refusal({"--allow-origin", "example.com"}).starts_with("--allow-origin expects an origin"));
     CHECK(refusal({"--record", ""}).starts_with("--record expects a file path"));
     CHECK(refusal({"serve"}) == "unknown option 'serve' (accepted: --host, --port, --web, --pkg, --scenario, --tick-hz, "
-                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --ticket-key, --allow-origin, --help)");
+                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --room-idle-close, --ticket-key, --allow-origin, --help)");
     CHECK(refusal({"--verbose"}).starts_with("unknown option '--verbose'"));
 }
 

@@ -117,11 +117,11 @@ export function rawHttp(port, target, { method = 'GET', headers = {} } = {}) {
 // A WebSocket client speaking raw frames, so tests can send what no library would.
 // localAddress: the source address (any 127.x.y.z on Linux), so tests can act as several
 // addresses; key: a Sec-WebSocket-Key of the test's own; pipelined: bytes sent in the same
-// write as the upgrade request.
-export async function rawWebSocket(port, { origin, localAddress, key = randomBytes(16).toString('base64'), pipelined } = {}) {
+// write as the upgrade request; path: the room's ('/ws' the default room, '/ws/ID' room ID).
+export async function rawWebSocket(port, { origin, localAddress, key = randomBytes(16).toString('base64'), pipelined, path = '/ws' } = {}) {
   const socket = net.connect({ port, host: '127.0.0.1', localAddress });
   await new Promise((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject); });
-  const request = Buffer.from(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+  const request = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
                `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n` +
                (origin ? `Origin: ${origin}\r\n` : '') + '\r\n', 'latin1');
   socket.write(pipelined ? Buffer.concat([request, pipelined]) : request);

@@ -126,6 +126,7 @@ public:
         f.tick = s.tick;
         f.players = s.players;
         f.watchers = s.watchers;
+        f.seats = room_.config().max_players;
         f.frames_built = s.frames_encoded;
         f.baselines_sent = s.baselines_sent;
         f.flow_control_pauses = s.flow_pauses;

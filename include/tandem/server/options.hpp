@@ -23,6 +23,7 @@ inline constexpr uint32_t largest_tick_hz = 1000;      // a step under 1 ms is n
 inline constexpr uint32_t largest_input_delay = 600;   // ten seconds at 60 Hz
 inline constexpr uint32_t largest_connection_count = 100'000;
 inline constexpr uint32_t largest_resume_grace_seconds = 3600;   // the room's max_resume_grace_ns
+inline constexpr uint32_t largest_room_idle_close_seconds = 86'400;  // a day: past it a room is not idle, it is forgotten
 
 // One flag a game adds to `tandem serve` (its value is the game's to read).
 struct FlagSpec {
@@ -78,6 +79,10 @@ struct ServeOptions {
     // store and --room, resumes from it (tandem/store/checkpoint_store.hpp's open_store).
     std::string store_address;                     // "" = no checkpoint
     std::string room_name = "default";             // --room NAME: the room's name in the store and its tickets
+    // --room-idle-close SECONDS: a room made by POST /rooms with no connection this long is
+    // closed (the default room never is). A minute: a page reloading or a player's dropped
+    // connection comes back well within it, while an abandoned room holds memory only briefly.
+    uint32_t room_idle_close_seconds = 60;
     std::vector<std::string> allowed_origins;      // normalised; added to the defaults
     // The game's flags as given ({"--tick-hz", "30"}), in command-line order.
     std::vector<std::pair<std::string, std::string>> game_values;

@@ -38,6 +38,7 @@ struct RoomFigures {
     uint64_t tick = 0;
     uint32_t players = 0;
     uint32_t watchers = 0;
+    uint32_t seats = 0;        // player seats the room offers (GET /rooms)
     uint64_t frames_built = 0;
     uint64_t baselines_sent = 0;
     uint64_t flow_control_pauses = 0;
