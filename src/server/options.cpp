@@ -120,7 +120,7 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
     if (flags.scenario) known.push_back("--scenario");
     for (const FlagSpec& f : flags.game) known.push_back(f.flag);
     for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--per-address-limit", "--resume-grace", "--record",
-                          "--store", "--room", "--room-idle-close", "--ticket-key", "--allow-origin", "--help"}) {
+                          "--store", "--room", "--room-idle-close", "--tick-threads", "--ticket-key", "--allow-origin", "--help"}) {
         known.emplace_back(f);
     }
     std::string accepted;
@@ -196,6 +196,10 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
             const auto v = count(1, largest_room_idle_close_seconds);
             if (!v) return usage(std::string(v.message()));
             o.room_idle_close_seconds = *v;
+        } else if (flag == "--tick-threads") {
+            const auto v = count(1, largest_tick_threads);
+            if (!v) return usage(std::string(v.message()));
+            o.tick_threads = *v;
         } else if (flag == "--ticket-key") {
             if (value.empty()) return usage("--ticket-key expects a file holding the key tickets are signed with" + got);
             o.ticket_key_path = std::string(value);
@@ -312,6 +316,7 @@ std::string serve_help_text(const ServeHelp& help) {
     out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--record FILE]\n";
     out += indent + "[--per-address-limit N] [--resume-grace SECONDS] [--allow-origin ORIGIN]...\n";
     out += indent + "[--store ADDRESS] [--room NAME] [--ticket-key FILE] [--room-idle-close SECONDS]\n";
+    out += indent + "[--tick-threads N]\n";
     out += "\n";
     out += "Runs a room" + (help.game.empty() ? std::string() : " of " + help.game) +
            " (the default room): the authoritative simulation, its tick loop, its\n"
@@ -375,6 +380,10 @@ std::string serve_help_text(const ServeHelp& help) {
     help_entry(out, "--room-idle-close SECONDS", "close a room made by POST /rooms once it has had no connection\n"
                                                  "this long, 1.." + std::to_string(largest_room_idle_close_seconds) +
                                                      " (default 60; the default room never closes)");
+    help_entry(out, "--tick-threads N", "threads that tick the rooms, 1.." + std::to_string(largest_tick_threads) +
+                                            " (default: the hardware threads but\n"
+                                            "the I/O thread's, at least 2). Each room is stepped on one thread at\n"
+                                            "a time; a slow room holds one thread, the others keep ticking");
     help_entry(out, "--allow-origin ORIGIN", "also accept WebSocket connections from pages at ORIGIN\n"
                                              "(http(s)://host[:port]); repeatable");
     help_entry(out, "--help", "this text");

@@ -57,14 +57,14 @@ Result<std::shared_ptr<HostedRoom>, RoomRequestError> Server::create_room(const 
     if (ticket_key_) settings.judge = ticket_judge(*ticket_key_, id);
     auto made = kind->make(options_, settings);
     if (!made.ok()) return RoomRequestError{RoomRequestCode::bad_value, std::string(made.message())};
-    auto room = std::make_shared<HostedRoom>(io_, id, game, *made.value());
+    auto room = std::make_shared<HostedRoom>(pool_, id, game, *made.value());
     room->owned = std::move(made).value();
+    room->reported = room->port->figures();   // before start_ticking shares it with its strand
     if (std::string problem; !start_ticking(*room, &problem)) {
         return RoomRequestError{RoomRequestCode::bad_value, "the room's tick rate is refused: " + problem};
     }
     rooms_[id] = room;
     directory_.add(id, game, creator, now_ns());
-    pump_outbox(*room);   // nothing to send yet, but the room's outbox starts empty
     return room;
 }
 
@@ -73,11 +73,10 @@ void Server::close_room(const std::string& id) {
     if (found == rooms_.end() || found->second == default_room_) return;
     std::shared_ptr<HostedRoom> room = found->second;
     room->closed = true;
-    room->timer.cancel();
-    room->port->shut_down(now_ns());
-    pump_outbox(*room);
     // Idle means no connection, but close whatever the room did not, all the same.
-    for (auto& [cid, session] : std::map(room->sessions)) session->close(close_going_away, "room_closed");
+    room_shut_down(*room, [room] {
+        for (auto& [cid, session] : std::map(room->sessions)) session->close(close_going_away, "room_closed");
+    });
     rooms_.erase(found);
     directory_.remove(id);
     metrics_.room_closed();
@@ -113,7 +112,7 @@ http::message_generator Server::rooms_answer(const http::request<http::string_bo
     };
     if (request.method() == http::verb::get || head) {
         std::vector<RoomListing> listing;
-        for (const auto& [id, room] : rooms_) listing.push_back({id, room->game, room->port->figures()});
+        for (const auto& [id, room] : rooms_) listing.push_back({id, room->game, room->reported});
         return json(200, rooms_json(listing));
     }
     if (request.method() != http::verb::post) {

@@ -42,7 +42,7 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
     if (path == "/metrics") {
         Mark mark(*this, Activity::metrics);
         figures_.rooms_open = static_cast<uint32_t>(rooms_.size());
-        std::string body = metrics_.render(figures_, default_room_->port->figures());
+        std::string body = metrics_.render(figures_, default_room_->reported);
         for (const HttpRoute& route : routes_) {
             if (route.metrics) body += route.metrics();
         }
@@ -53,7 +53,7 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
                                                                .now_ns = now_ns(),
                                                                .started = ticking_started_,
                                                                .draining = draining_,
-                                                               .next_boundary_ns = default_room_->loop->next_boundary_ns(),
+                                                               .next_boundary_ns = default_room_->next_boundary_ns,
                                                                .last_fell_behind_ns = last_fell_behind_ns_,
                                                            });
         return text(static_cast<http::status>(http_status(health)), std::string(error_name(health)) + "\n");

@@ -23,29 +23,68 @@ void Server::ws_closed(const std::shared_ptr<WsSession>& session, bool registere
         directory_.disconnected(room.id, now_ns());
         --figures_.connections_open;
         metrics_.connection_closed(ending.code, ending.reason);
-        if (!room.closed) {
-            room.port->disconnect(session->id(), now_ns());
-            pump_outbox(room);
-        }
+        if (!room.closed) room_disconnect(room, session->id());
     } else {
         metrics_.handshake_refused(ending.reason);
     }
     sockets_closed(&session->address());
 }
 
-void Server::pump_outbox(HostedRoom& room) {
-    sends_.clear();
-    closes_.clear();
-    room.port->take_outbox(sends_, closes_);
-    for (Outgoing& message : sends_) {
-        const auto found = room.sessions.find(message.to);
-        if (found != room.sessions.end()) found->second->enqueue(std::move(message.bytes));
-    }
-    for (CloseOrder& order : closes_) {
-        const auto found = room.sessions.find(order.who);
-        if (found != room.sessions.end()) found->second->close(order.code, std::move(order.reason));
-    }
-    sends_.clear();  // drop the shared buffers now, not at the next tick
+void Server::report_back(HostedRoom& room, RoomReport report, std::function<void()> then) {
+    room.port->take_outbox(report.sends, report.closes);
+    report.figures = room.port->figures();
+    asio::post(io_, [this, held = room.shared_from_this(), report = std::move(report), then = std::move(then)]() mutable {
+        deliver(*held, report);
+        if (then) then();
+    });
+}
+
+void Server::room_connect(const std::shared_ptr<WsSession>& s) {
+    const int64_t now = now_ns();
+    asio::post(s->room().strand, [this, s, now] {
+        HostedRoom& room = s->room();
+        if (room.stopped) {
+            asio::post(io_, [s] { s->turned_away(); });
+            return;
+        }
+        const ConnectionId id = room.port->connect(now, s->address());
+        // Joined before the outbox is handed over: its first message (a greeting) is for it.
+        asio::post(io_, [s, id] { s->joined(id); });
+        report_back(room, RoomReport{});
+    });
+}
+
+void Server::room_receive(const std::shared_ptr<WsSession>& s, std::vector<uint8_t> message, int64_t now) {
+    asio::post(s->room().strand, [this, s, id = s->id(), message = std::move(message), now] {
+        HostedRoom& room = s->room();
+        if (room.stopped) {
+            asio::post(io_, [s] { s->message_handled(); });
+            return;
+        }
+        room.port->receive(id, message, now);
+        report_back(room, RoomReport{}, [s] { s->message_handled(); });
+    });
+}
+
+void Server::room_disconnect(HostedRoom& room, ConnectionId id) {
+    asio::post(room.strand, [this, held = room.shared_from_this(), id] {
+        if (held->stopped) return;
+        held->port->disconnect(id, now_ns());
+        report_back(*held, RoomReport{});
+    });
+}
+
+void Server::room_shut_down(HostedRoom& room, std::function<void()> then) {
+    asio::post(room.strand, [this, held = room.shared_from_this(), then = std::move(then)]() mutable {
+        if (held->stopped) {
+            asio::post(io_, std::move(then));
+            return;
+        }
+        held->stopped = true;
+        held->timer->cancel();
+        held->port->shut_down(now_ns());
+        report_back(*held, RoomReport{}, std::move(then));
+    });
 }
 
 void Server::accept() {
@@ -107,15 +146,14 @@ void Server::begin_drain() {
     acceptor_.close(ignored);
     accept_retry_.cancel();
     idle_timer_.cancel();
+    // Each room shuts down on its strand and closes its connections with 1001 after what it
+    // queued; whatever it did not close, and every socket that is not a room connection yet,
+    // goes the same way once its last outbox is handed over.
     for (auto& [name, room] : rooms_) {
-        room->timer.cancel();
-        room->port->shut_down(now_ns());
-        pump_outbox(*room);
-    }
-    // The rooms closed their connections with 1001; anything they did not, and every socket
-    // that is not a room connection yet, goes the same way.
-    for (auto& [name, room] : rooms_) {
-        for (auto& [id, session] : std::map(room->sessions)) session->close(close_going_away, "going_away");
+        room->closed = true;
+        room_shut_down(*room, [this, held = room] {
+            for (auto& [id, session] : std::map(held->sessions)) session->close(close_going_away, "going_away");
+        });
     }
     for (const auto& session : std::set(ws_handshaking_)) session->tear_down();
     for (const auto& session : std::set(http_sessions_)) session->tear_down();
@@ -181,7 +219,7 @@ int Server::run(std::ostream& out, std::ostream& err) {
     }
 
     // /healthz judges the default room's tick loop, as before there were others.
-    health_policy_ = health_policy_for_step(step_ns_for_hz(default_room_->port->tick_hz()));
+    health_policy_ = health_policy_for_step(step_ns_for_hz(default_room_->tick_hz));
     if (!options_.ticket_key_path.empty()) {
         auto key = read_ticket_key(options_.ticket_key_path);
         if (!key.ok()) {
@@ -225,6 +263,8 @@ int Server::run(std::ostream& out, std::ostream& err) {
         return 2;
     }
     schedule_idle_check();
+    pool_work_.emplace(pool_.get_executor());
+    for (uint32_t i = tick_threads(); i > 0; --i) pool_threads_.emplace_back([this] { pool_.run(); });
     const std::string shown = address.is_v6() ? "[" + options_.host + "]" : options_.host;
     out << "listening on http://" << shown << ":" << port << "/" << std::endl;
     {
@@ -237,6 +277,17 @@ int Server::run(std::ostream& out, std::ostream& err) {
     for (auto& [name, room] : rooms_) {
         for (auto& [id, session] : room->sessions) session->drop_held_read();
     }
+    // The tick pool ends once every strand's last handler has run: each room stopped (a drain
+    // past its deadline may not have reached one, so it is stopped here), nothing left waiting.
+    for (auto& [name, room] : rooms_) {
+        asio::post(room->strand, [held = room] {
+            held->stopped = true;
+            held->timer->cancel();
+        });
+    }
+    pool_work_.reset();
+    for (std::thread& t : pool_threads_) t.join();
+    pool_threads_.clear();
     {
         // A route's answer from now on has no server to go to.
         const std::lock_guard lock(reply_gate_->mutex);

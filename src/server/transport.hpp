@@ -18,7 +18,11 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/strand.hpp>
 
 #include "server/activity_trace.hpp"
 #include "server/beast_support.hpp"
@@ -35,22 +39,64 @@
 
 namespace tandem::server::detail {
 
-// One room the server hosts: the default room (plain /ws, the command line's) or one made by
-// POST /rooms. Its tick timer, its tick loop and its sessions are its own, so rooms of different
-// games tick at their own rates and a connection id is only ever looked up in its own room.
-// Everything here is touched on the server's one thread only.
+// Which thread owns what. Every line of the transport keeps to this; nothing is locked.
+// - The I/O thread runs io_: the acceptor, every socket and session, HTTP and /metrics, the
+//   room directory and rooms_, and in each HostedRoom what is marked "I/O" below.
+// - The tick pool runs pool_ on tick_threads threads. Each room has a strand on it, and what is
+//   marked "strand" below (its RoomPort above all) is touched only by a handler of that strand:
+//   one room is stepped on one thread at a time, its calls in the order they were posted, so
+//   its order of events stays its own, while the other rooms' strands run on the other threads.
+//   A slow step holds its own strand's thread, never the I/O thread or another room.
+// - The I/O thread posts a session's connect, message and disconnect to its room's strand; the
+//   strand calls the room, takes its outbox and posts it back (a RoomReport) to the I/O thread,
+//   which hands it to the sessions. The room's figures travel in the same report, so /metrics
+//   and /rooms read the last figures reported and never call a room.
 struct HostedRoom : std::enable_shared_from_this<HostedRoom> {
-    HostedRoom(asio::io_context& io, std::string id_, std::string game_, RoomPort& port_)
-        : id(std::move(id_)), game(std::move(game_)), port(&port_), max_message(port_.max_client_message_bytes()), timer(io) {}
-    std::string id;
-    std::string game;
+    HostedRoom(asio::io_context& pool, std::string id_, std::string game_, RoomPort& port_)
+        : id(std::move(id_)),
+          game(std::move(game_)),
+          port(&port_),
+          max_message(port_.max_client_message_bytes()),
+          tick_hz(port_.tick_hz()),
+          strand(asio::make_strand(pool)),
+          timer(std::in_place, strand) {}
+    // Set before the room is shared, then only read (any thread).
+    const std::string id;
+    const std::string game;
     std::unique_ptr<RoomPort> owned;   // a created room's; null for the default room (serve()'s caller owns it)
-    RoomPort* port;
-    uint32_t max_message;              // read once: the transport's read limit for its sockets
+    RoomPort* const port;              // strand: every call
+    const uint32_t max_message;        // the transport's read limit for its sockets
+    const uint32_t tick_hz;
+    asio::strand<asio::io_context::executor_type> strand;
+    // strand:
     std::optional<TickLoop> loop;
-    asio::steady_timer timer;
+    std::optional<asio::steady_timer> timer;   // reset after the pool stops (it must not outlive it)
+    bool stopped = false;                     // shut down: no more ticks, connects refused
+    // I/O:
     std::map<ConnectionId, std::shared_ptr<WsSession>> sessions;
-    bool closed = false;               // closed for idleness: a late upgrade to it is turned away
+    bool closed = false;               // closed (idle or drained): a late upgrade to it is turned away
+    RoomFigures reported;              // the figures of its last report
+    int64_t next_boundary_ns = 0;      // its tick loop's next boundary, as last reported
+};
+
+// What a room's strand hands the I/O thread after a call: its outbox in order, its figures,
+// and for a tick what each executed step cost and how late it started.
+struct RoomReport {
+    struct Step {
+        int64_t boundary_ns = 0;
+        int64_t start_ns = 0;
+        int64_t room_ns = 0;   // the room's tick call
+        int64_t step_ns = 0;   // the world step inside it (the room's own figure)
+    };
+    std::vector<Outgoing> sends;
+    std::vector<CloseOrder> closes;
+    RoomFigures figures;
+    std::vector<Step> steps;
+    int64_t woke_ns = 0;
+    int64_t step_length_ns = 0;
+    int64_t next_boundary_ns = 0;
+    uint64_t dropped = 0;
+    bool clock_went_back = false;
 };
 
 class Server {
@@ -58,7 +104,7 @@ public:
     Server(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute> routes, const TransportLimits& limits,
            std::span<const RoomKind> kinds)
         : options_(options),
-          default_room_(std::make_shared<HostedRoom>(io_, options.room_name, kinds.empty() ? std::string() : kinds.front().game, room)),
+          default_room_(std::make_shared<HostedRoom>(pool_, options.room_name, kinds.empty() ? std::string() : kinds.front().game, room)),
           kinds_(kinds),
           directory_(RoomLimits{limits.max_rooms, limits.rooms_per_address, int64_t{options.room_idle_close_seconds} * 1'000'000'000}),
           routes_(routes),
@@ -108,6 +154,17 @@ public:
         addresses_.refusal_ended(r->address());
         sockets_closed(nullptr);
     }
+    // ---- a room's calls, from the I/O thread to its strand (see the threads above) ----
+    // The session asks to join its room; its `joined` (or `turned_away`) follows on this thread.
+    void room_connect(const std::shared_ptr<WsSession>& s);
+    // A whole message, copied: the strand reads it after this read's buffer is reused. `s`
+    // learns when it has been handled (its reads are paused while too many are in flight).
+    void room_receive(const std::shared_ptr<WsSession>& s, std::vector<uint8_t> message, int64_t now_ns);
+    void room_disconnect(HostedRoom& room, ConnectionId id);
+    // Shuts the room down on its strand; `then` runs on this thread once its last outbox was handed over.
+    void room_shut_down(HostedRoom& room, std::function<void()> then);
+    // Runs on the strand after a call: the room's outbox and figures, posted to this thread.
+    void report_back(HostedRoom& room, RoomReport report, std::function<void()> then = nullptr);
     void ws_registered(const std::shared_ptr<WsSession>& s) {
         s->room().sessions[s->id()] = s;
         directory_.connected(s->room().id);
@@ -121,22 +178,14 @@ public:
         figures_.write_queue_bytes = static_cast<uint64_t>(static_cast<int64_t>(figures_.write_queue_bytes) + delta);
         if (connection_bytes > figures_.write_queue_peak_bytes) figures_.write_queue_peak_bytes = connection_bytes;
     }
-    // Hands everything the room queued to its connections, in order.
-    void pump_outbox(HostedRoom& room);
+    // On this thread: hands a room's report to its connections, in order, and books its ticks.
+    void deliver(HostedRoom& room, RoomReport& report);
     // While a tick runs its due steps, frames are queued and sent once after the last, so a
     // catch-up of several steps costs one system call per connection, not one per step.
     // The connections are then flushed in slices of at most send_slice_ns, each next slice
     // posted behind what is ready (the tick timer, reads): at 1,000 watchers a tick's sends
     // take several milliseconds, and the next tick must not wait behind all of them.
     bool batching() const { return batching_; }
-    // Runs the tick now if its boundary has passed. Called before each WebSocket read is
-    // handled: when many sockets are ready at once the reactor queues all their reads ahead of
-    // the timer's handler, and a due tick would otherwise wait for every one of them (at 1,000
-    // watchers, a burst of acks is milliseconds of reads). With this it waits for one handler.
-    // The timer's own wait is re-armed by the tick and finds nothing due.
-    void tick_if_due(HostedRoom& room) {
-        if (room.loop && !draining_ && !room.closed && now_ns() >= room.loop->next_boundary_ns()) on_tick(room);
-    }
     void flush_later(std::shared_ptr<WsSession> s) { to_flush_.push_back(std::move(s)); }
     void flush_batch();
     void send_slice();
@@ -162,10 +211,13 @@ public:
 
 private:
     void accept();
-    // Starts the room's tick loop at its game's rate; false (with the reason) when TickLoop refuses it.
+    // Starts the room's tick loop at its game's rate (on its strand); false (with the reason)
+    // when TickLoop refuses the rate.
     bool start_ticking(HostedRoom& room, std::string* problem);
-    void schedule_tick(HostedRoom& room);
-    void on_tick(HostedRoom& room);
+    void schedule_tick(HostedRoom& room);   // strand
+    void on_tick(HostedRoom& room);         // strand
+    // How many threads tick the rooms: --tick-threads, or max(2, hardware threads - 1) (see .cpp).
+    uint32_t tick_threads() const;
     // POST /rooms and GET /rooms.
     http::message_generator rooms_answer(const http::request<http::string_body>& request, const AddressKey& address);
     Result<std::shared_ptr<HostedRoom>, RoomRequestError> create_room(const CreateRoomRequest& request, const AddressKey& creator);
@@ -188,7 +240,12 @@ private:
     friend class WsSession;
 
     const ServeOptions& options_;
-    asio::io_context io_{1};   // first: the rooms' timers are made on it
+    // The pool first: destroyed last, after io_'s pending handlers let go of the rooms whose
+    // strands and timers are on it (run() leaves no handler pending on the pool itself).
+    asio::io_context pool_;
+    std::optional<asio::executor_work_guard<asio::io_context::executor_type>> pool_work_;
+    std::vector<std::thread> pool_threads_;
+    asio::io_context io_{1};
     std::shared_ptr<HostedRoom> default_room_;
     std::span<const RoomKind> kinds_;
     RoomDirectory directory_;

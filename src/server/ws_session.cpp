@@ -1,5 +1,7 @@
-// WsSession: the handshake, the read loop into the room, and the writer that sends the
-// room's shared frames and Beast's own writes in order (see ws_session.hpp).
+// WsSession: the handshake, the read loop into the room (each message posted to the room's
+// strand, at most max_messages_in_flight at once), and the writer that sends the room's shared
+// frames and Beast's own writes in order (see ws_session.hpp). Everything here runs on the I/O
+// thread; the room is only ever reached through the server's room_* calls.
 #include "server/ws_session.hpp"
 
 #include <sys/socket.h>
@@ -101,11 +103,33 @@ void WsSession::on_accept(const error_code& ec) {
         return;
     }
     accepted_ = true;
-    id_ = room_->port->connect(now_ns(), address_);
+    server_.room_connect(shared_from_this());
+}
+
+void WsSession::joined(ConnectionId id) {
+    if (finished_) {
+        // Ended (a timeout, a failed write) while the room was taking it: the room forgets it.
+        server_.room_disconnect(*room_, id);
+        return;
+    }
+    id_ = id;
     registered_ = true;
     server_.ws_registered(shared_from_this());
     read();
-    server_.pump_outbox(*room_);
+}
+
+void WsSession::turned_away() {
+    if (finished_) return;
+    close(close_going_away, room_->closed ? "room_closed" : "going_away");
+    read();
+}
+
+void WsSession::message_handled() {
+    --in_flight_;
+    if (read_waits_ && !finished_) {
+        read_waits_ = false;
+        read();
+    }
 }
 
 void WsSession::read() {
@@ -121,10 +145,6 @@ void WsSession::on_read(const error_code& ec, size_t bytes) {
         finish(std::move(ending));
         return;
     }
-    // A due tick first (see tick_if_due): this message then lands after it, as it arrived
-    // after the boundary. The tick may have closed this connection.
-    server_.tick_if_due(*room_);
-    if (finished_) return;
     if (close_after_queue_ || close_sent_) {
         // Closing: keep reading until the peer's close frame, but hand nothing more on.
         buffer_.consume(buffer_.size());
@@ -141,10 +161,13 @@ void WsSession::on_read(const error_code& ec, size_t bytes) {
         return;
     }
     const auto* data = static_cast<const uint8_t*>(buffer_.cdata().data());
-    room_->port->receive(id_, std::span<const uint8_t>(data, buffer_.size()), now_ns());
+    server_.room_receive(shared_from_this(), std::vector<uint8_t>(data, data + buffer_.size()), now_ns());
     buffer_.consume(buffer_.size());
-    server_.pump_outbox(*room_);
-    if (!finished_) read();
+    if (++in_flight_ >= max_messages_in_flight) {
+        read_waits_ = true;   // message_handled reads on
+        return;
+    }
+    read();
 }
 
 void WsSession::enqueue(SharedBytes message) {

@@ -141,6 +141,12 @@ public:
     WsSession(Server& server, std::shared_ptr<HostedRoom> room, beast::tcp_stream&& stream, const AddressKey& address);
     void accept(http::request<http::string_body> request);
     void give_pipelined(std::vector<uint8_t> bytes) { ws_.next_layer().give_pipelined(std::move(bytes)); }
+    // From the room's strand, by way of the I/O thread: the room took the connection as `id`
+    // (reading starts now), or it had shut down (closed 1001).
+    void joined(ConnectionId id);
+    void turned_away();
+    // A message this session read has been handled by the room: reading goes on if it waited.
+    void message_handled();
     void enqueue(SharedBytes message);
     // Sends what is queued, then the close frame; tears the socket down if that stalls.
     void close(uint16_t code, std::string reason);
@@ -206,6 +212,13 @@ private:
     asio::steady_timer close_timer_;
     ConnectionId id_ = 0;
     bool registered_ = false;  // the room knows this connection
+    // Messages read and posted to the room's strand but not yet handled. Past
+    // max_messages_in_flight the next read waits (TCP then stops the peer), so a peer sending
+    // faster than its room steps (a slow room, a flood) queues at most that many messages on
+    // the pool, never an unbounded number.
+    static constexpr uint32_t max_messages_in_flight = 16;
+    uint32_t in_flight_ = 0;
+    bool read_waits_ = false;
     bool accepted_ = false;    // the handshake is done: what Beast writes now is frames
     bool finished_ = false;
     std::optional<websocket::close_reason> close_after_queue_;

@@ -141,6 +141,14 @@ TEST_CASE("the flag --room-idle-close takes whole seconds from 1 to a day, and d
     CHECK(refusal({"--room-idle-close", "5", "--room-idle-close", "6"}).starts_with("--room-idle-close given twice"));
 }
 
+TEST_CASE("the flag --tick-threads takes 1 to 64 threads, and is unset unless given") {
+    CHECK_FALSE(parse({})->options.tick_threads.has_value());
+    CHECK(parse({"--tick-threads", "1"})->options.tick_threads == 1u);
+    CHECK(parse({"--tick-threads", "64"})->options.tick_threads == 64u);
+    CHECK(refusal({"--tick-threads", "0"}) == "--tick-threads expects a whole number in 1..64 (got '0')");
+    CHECK(refusal({"--tick-threads", "65"}) == "--tick-threads expects a whole number in 1..64 (got '65')");
+}
+
 TEST_CASE("serve's --help lists the game's flags, its scenarios and its routes, without them, none") {
     ServeHelp help;
     help.command = "tandem serve --game toy";
@@ -175,7 +183,7 @@ TEST_CASE("without a game's flags or scenarios, the kit's flags alone are accept
     const auto r = parse_serve_args(std::vector<std::string_view>{"--tick-hz", "30"});
     REQUIRE_FALSE(r);
     CHECK(r.message() == "unknown option '--tick-hz' (accepted: --host, --port, --web, --pkg, --input-delay, "
-                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --room-idle-close, --ticket-key, --allow-origin, --help)");
+                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --room-idle-close, --tick-threads, --ticket-key, --allow-origin, --help)");
     CHECK_FALSE(parse_serve_args(std::vector<std::string_view>{"--scenario", "orbits"}));
 }
 
@@ -203,7 +211,7 @@ TEST_CASE("each command-line mistake names the flag and what is accepted") {
     CHECK(refusal({"--allow-origin", "example.com"}).starts_with("--allow-origin expects an origin"));
     CHECK(refusal({"--record", ""}).starts_with("--record expects a file path"));
     CHECK(refusal({"serve"}) == "unknown option 'serve' (accepted: --host, --port, --web, --pkg, --scenario, --tick-hz, "
-                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --room-idle-close, --ticket-key, --allow-origin, --help)");
+                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --room-idle-close, --tick-threads, --ticket-key, --allow-origin, --help)");
     CHECK(refusal({"--verbose"}).starts_with("unknown option '--verbose'"));
 }
 

@@ -3,7 +3,8 @@
 // room's; an unknown room is refused; every bad request gets a 4xx (or 503) with a JSON error;
 // the bounds per process and per address hold from several source addresses; with tickets on a
 // room is made only for a ticket the key signed; a room with no connection for
-// --room-idle-close closes and the default room never does.
+// --room-idle-close closes and the default room never does; rooms tick on a pool of threads, so
+// one room's slow step delays neither another room's ticks nor the server's HTTP.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -222,5 +223,50 @@ test('with --ticket-key a room is made only for a ticket the key signed, and it 
     joined.destroy();
   } finally {
     await server.stop();
+  }
+});
+
+// The largest gap between two arrivals on `socket` from now until stop() (ms).
+function gapWatch(socket) {
+  let last = performance.now();
+  let largest = 0;
+  const onData = () => { const t = performance.now(); largest = Math.max(largest, t - last); last = t; };
+  socket.on('data', onData);
+  return { stop() { socket.off('data', onData); return Math.max(largest, performance.now() - last); } };
+}
+
+test("one room's slow step delays neither another room's ticks nor the server's answers", async () => {
+  const server = await startServer({ serve: ['--tick-threads', '2'] });
+  try {
+    const made = (await request(server.port, 'POST', '/rooms', { body: {} })).json;
+    const slow = await rawWebSocket(server.port, { path: made.ws });
+    const steady = await rawWebSocket(server.port);
+    await slow.messages(3);
+    await steady.messages(3);
+    const steadyGaps = gapWatch(steady.socket);
+    const slowGaps = gapWatch(slow.socket);
+    slow.send(2, Buffer.from([0xc3, 150]));   // the made room's next step takes 1.5 s
+    await sleep(400);
+    const asked = performance.now();
+    const listed = await request(server.port, 'GET', '/rooms');   // answered while that step runs
+    const answeredMs = performance.now() - asked;
+    await sleep(1800);
+    const steadyMax = steadyGaps.stop();
+    const slowMax = slowGaps.stop();
+    console.log(`# default room's largest frame gap ${steadyMax.toFixed(0)} ms while the made room's was ${slowMax.toFixed(0)} ms; ` +
+      `GET /rooms answered in ${answeredMs.toFixed(0)} ms during the slow step`);
+    assert.ok(slowMax >= 1000, `the made room's step was not slow (largest gap ${slowMax.toFixed(0)} ms): the test provoked nothing`);
+    // Half a second: a stall the slow room caused, not a loaded machine's scheduling (support.mjs).
+    assert.ok(steadyMax < 500, `the default room's frames stopped for ${steadyMax.toFixed(0)} ms while another room was slow`);
+    assert.equal(listed.status, 200);
+    assert.ok(answeredMs < 500, `GET /rooms took ${answeredMs.toFixed(0)} ms while a room was slow`);
+    // Both rooms go on: the slow one caught up (or dropped steps) and streams again.
+    const before = slow.frames().length;
+    await sleep(300);
+    assert.ok(slow.frames().length > before, 'the slow room stopped streaming');
+    slow.destroy();
+    steady.destroy();
+  } finally {
+    assert.equal((await server.stop()).code, 0);
   }
 });

@@ -23,7 +23,8 @@ inline constexpr uint32_t largest_tick_hz = 1000;      // a step under 1 ms is n
 inline constexpr uint32_t largest_input_delay = 600;   // ten seconds at 60 Hz
 inline constexpr uint32_t largest_connection_count = 100'000;
 inline constexpr uint32_t largest_resume_grace_seconds = 3600;   // the room's max_resume_grace_ns
-inline constexpr uint32_t largest_room_idle_close_seconds = 86'400;  // a day: past it a room is not idle, it is forgotten
+inline constexpr uint32_t largest_room_idle_close_seconds = 86'400;
+inline constexpr uint32_t largest_tick_threads = 64;   // past the cores of any machine a process is placed on  // a day: past it a room is not idle, it is forgotten
 
 // One flag a game adds to `tandem serve` (its value is the game's to read).
 struct FlagSpec {
@@ -83,6 +84,9 @@ struct ServeOptions {
     // closed (the default room never is). A minute: a page reloading or a player's dropped
     // connection comes back well within it, while an abandoned room holds memory only briefly.
     uint32_t room_idle_close_seconds = 60;
+    // --tick-threads N: the threads that tick the rooms (unset: max(2, hardware threads - 1);
+    // src/server/tick_driver.cpp says why).
+    std::optional<uint32_t> tick_threads;
     std::vector<std::string> allowed_origins;      // normalised; added to the defaults
     // The game's flags as given ({"--tick-hz", "30"}), in command-line order.
     std::vector<std::pair<std::string, std::string>> game_values;
