@@ -65,6 +65,7 @@ Result<std::shared_ptr<HostedRoom>, RoomRequestError> Server::create_room(const 
     }
     rooms_[id] = room;
     directory_.add(id, game, creator, now_ns());
+    metrics_.room_opened(id);
     return room;
 }
 
@@ -79,7 +80,7 @@ void Server::close_room(const std::string& id) {
     });
     rooms_.erase(found);
     directory_.remove(id);
-    metrics_.room_closed();
+    metrics_.room_closed(id);
 }
 
 void Server::schedule_idle_check() {

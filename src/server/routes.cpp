@@ -42,7 +42,9 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
     if (path == "/metrics") {
         Mark mark(*this, Activity::metrics);
         figures_.rooms_open = static_cast<uint32_t>(rooms_.size());
-        std::string body = metrics_.render(figures_, default_room_->reported);
+        std::vector<RoomSeries> series;
+        for (const auto& [id, room] : rooms_) series.push_back({id, room->reported.players, room->reported.watchers, room->reported.tick});
+        std::string body = metrics_.render(figures_, default_room_->reported, series);
         for (const HttpRoute& route : routes_) {
             if (route.metrics) body += route.metrics();
         }

@@ -258,6 +258,8 @@ int Server::run(std::ostream& out, std::ostream& err) {
     accept();
     rooms_[default_room_->id] = default_room_;
     directory_.add(default_room_->id, default_room_->game, AddressKey{}, now_ns(), /*permanent=*/true);
+    metrics_.room_opened(default_room_->id);   // the first label: the default room's series are always its own
+    default_room_->reported = default_room_->port->figures();   // before the pool shares it
     if (std::string problem; !start_ticking(*default_room_, &problem)) {
         err << options_.program << ": tick loop refused: " << problem << "\n";
         return 2;

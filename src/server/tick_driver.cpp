@@ -102,15 +102,18 @@ void Server::deliver(HostedRoom& room, RoomReport& report) {
     if (report.steps.empty()) return;
     flush_batch();
     const int64_t sent = now_ns() - handed;
+    uint64_t late = 0;
     for (size_t k = 0; k < report.steps.size(); ++k) {
         const RoomReport::Step& s = report.steps[k];
         const int64_t lateness = s.start_ns - s.boundary_ns;
         // The send time is the last step's: its frames and the earlier steps' go out together.
         metrics_.tick_ran(lateness, lateness >= report.step_length_ns, s.room_ns, s.step_ns, k + 1 == report.steps.size() ? sent : 0);
+        if (lateness >= report.step_length_ns) ++late;
         if (judged && lateness > health_policy_.lateness_bound_ns) last_fell_behind_ns_ = s.start_ns;
         ++ticks_run_;
         if (judged) ticking_started_ = true;
     }
+    metrics_.room_ticked(room.id, report.steps.size(), late);
 }
 
 void Server::trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t executed) {

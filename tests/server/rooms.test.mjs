@@ -81,6 +81,13 @@ test('POST /rooms makes a room that GET /rooms lists and /ws/ROOM joins, while p
     const values = (await metrics(server.port)).values;
     assert.equal(values.tandem_rooms, 3);
     assert.equal(values.tandem_rooms_created_total, 2);
+    // Each room's own series, labelled with its id; the unlabelled ones stay the default room's.
+    assert.equal(values[`tandem_rooms_watchers{room="${made.json.id}"}`], 1);
+    assert.equal(values['tandem_rooms_watchers{room="default"}'], 1);
+    assert.equal(values[`tandem_rooms_watchers{room="${arena.json.id}"}`], 0);
+    assert.ok(values[`tandem_rooms_ticks_total{room="${made.json.id}"}`] > 0);
+    assert.ok(values[`tandem_rooms_tick{room="${arena.json.id}"}`] > 0);
+    assert.equal(values.tandem_room_watchers, 1);
     inRoom.destroy();
     inDefault.destroy();
   } finally {
@@ -181,6 +188,10 @@ test('a created room with no connection for --room-idle-close closes; one with a
     const { values } = await metrics(server.port);
     assert.equal(values.tandem_rooms_closed_total, 2);
     assert.equal(values.tandem_rooms, 1);
+    // The closed rooms' series are gone with them.
+    assert.equal(values[`tandem_rooms_ticks_total{room="${kept}"}`], undefined);
+    assert.equal(values[`tandem_rooms_ticks_total{room="${left}"}`], undefined);
+    assert.ok(values['tandem_rooms_ticks_total{room="default"}'] > 0);
   } finally {
     await server.stop();
   }
@@ -250,16 +261,26 @@ test("one room's slow step delays neither another room's ticks nor the server's 
     const asked = performance.now();
     const listed = await request(server.port, 'GET', '/rooms');   // answered while that step runs
     const answeredMs = performance.now() - asked;
-    await sleep(1800);
+    // A peer sending to the room meanwhile: the server takes at most 16 of its messages (the
+    // rest wait in TCP), and the room handles every one once its step is over.
+    const readBefore = (await metrics(server.port)).values.tandem_ws_frames_received_total;
+    for (let i = 0; i < 200; ++i) slow.send(2, Buffer.from([i & 0x7f]));
+    await sleep(300);
+    const takenDuringStep = (await metrics(server.port)).values.tandem_ws_frames_received_total - readBefore;
+    await sleep(1500);
     const steadyMax = steadyGaps.stop();
     const slowMax = slowGaps.stop();
     console.log(`# default room's largest frame gap ${steadyMax.toFixed(0)} ms while the made room's was ${slowMax.toFixed(0)} ms; ` +
-      `GET /rooms answered in ${answeredMs.toFixed(0)} ms during the slow step`);
+      `GET /rooms answered in ${answeredMs.toFixed(0)} ms and ${takenDuringStep} messages read during the slow step`);
     assert.ok(slowMax >= 1000, `the made room's step was not slow (largest gap ${slowMax.toFixed(0)} ms): the test provoked nothing`);
     // Half a second: a stall the slow room caused, not a loaded machine's scheduling (support.mjs).
     assert.ok(steadyMax < 500, `the default room's frames stopped for ${steadyMax.toFixed(0)} ms while another room was slow`);
     assert.equal(listed.status, 200);
     assert.ok(answeredMs < 500, `GET /rooms took ${answeredMs.toFixed(0)} ms while a room was slow`);
+    assert.ok(takenDuringStep <= 16, `the server read ${takenDuringStep} messages for a room busy in its step`);
+    const echoes = () => slow.frames().filter((f) => f.opcode === 2 && f.payload.length === 1).length;
+    for (let waited = 0; waited < 3000 && echoes() < 200; waited += 50) await sleep(50);
+    assert.equal(echoes(), 200, 'every message reached the room once its step was over');
     // Both rooms go on: the slow one caught up (or dropped steps) and streams again.
     const before = slow.frames().length;
     await sleep(300);
