@@ -103,10 +103,10 @@ void HttpSession::on_read(const error_code& ec) {
         const std::string_view path = target.substr(0, target.find('?'));
         std::optional<std::pair<http::status, std::string>> refusal;
         std::shared_ptr<HostedRoom> room = server_.room_for(path);
-        if (!room) {
+        if (server_.draining() && (path == "/ws" || path.starts_with("/ws/"))) {
+            refusal = {http::status::service_unavailable, "draining"};   // every room is closing
+        } else if (!room) {
             refusal = {http::status::not_found, path.starts_with("/ws/") ? "room_unknown" : "not_found"};
-        } else if (server_.draining()) {
-            refusal = {http::status::service_unavailable, "draining"};
         } else if (const auto origin = request.find(http::field::origin);
                    origin != request.end() &&
                    !server_.origin_allowed(std::string_view(origin->value().data(), origin->value().size()))) {

@@ -1,6 +1,7 @@
-// The tick driver: each room's timer that wakes at its boundaries, the due steps it runs
-// (catching up or dropping as the room's TickLoop decides), the sends they queue flushed once
-// and in slices, and the late-tick trace (TANDEM_SERVE_TRACE_LATE).
+// The tick driver: each room's timer on its strand of the tick pool, the due steps it runs
+// there (catching up or dropping as the room's TickLoop decides), the report of them handed to
+// the I/O thread, whose sends are flushed once and in slices, and the late-tick trace
+// (TANDEM_SERVE_TRACE_LATE: the default room's ticks, against what held the I/O thread).
 #include <sys/resource.h>
 
 #include <algorithm>

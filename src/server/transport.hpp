@@ -1,6 +1,6 @@
-// The transport's state: the one io context and thread, the listening socket, the signals,
-// the rooms (each with its tick timer and its open sessions) and the calls the sessions make
-// on it. Its work is
+// The transport's state: the I/O thread's io context, the tick pool's, the listening socket,
+// the signals, the rooms (each with its strand, tick timer and open sessions) and the calls
+// the sessions make on it. Which thread owns what is stated above HostedRoom. Its work is
 // spread by responsibility: server.cpp (listening, the outbox, draining), routes.cpp (what an
 // HTTP request is answered), tick_driver.cpp (the tick timer and the sends it batches),
 // http_session.cpp and ws_session.cpp (one connection each). It moves bytes and keeps time;
@@ -70,7 +70,7 @@ struct HostedRoom : std::enable_shared_from_this<HostedRoom> {
     asio::strand<asio::io_context::executor_type> strand;
     // strand:
     std::optional<TickLoop> loop;
-    std::optional<asio::steady_timer> timer;   // reset after the pool stops (it must not outlive it)
+    std::optional<asio::steady_timer> timer;   // on the strand; made in the constructor
     bool stopped = false;                     // shut down: no more ticks, connects refused
     // I/O:
     std::map<ConnectionId, std::shared_ptr<WsSession>> sessions;

@@ -152,7 +152,7 @@ using HttpReply = std::function<void(HttpResponse)>;
 
 struct HttpRoute {
     std::string path;                 // exact, starting with '/': "/native/stream"
-    // Runs on the server's thread, which also runs the ticks: it must return at once and hand
+    // Runs on the server's I/O thread, which carries every room's messages and sends: it must return at once and hand
     // any work that takes longer to a thread of its own, answering through `reply` from there.
     std::function<void(const HttpRequest& request, HttpReply reply)> handle;
     // Called once the server has stopped serving (after the drain), before serve() returns: a
