@@ -61,6 +61,10 @@ void Server::room_receive(const std::shared_ptr<WsSession>& s, std::vector<uint8
             asio::post(io_, [s] { s->message_handled(); });
             return;
         }
+        // A due tick first: this message then lands after it, as it arrived after the boundary.
+        // Without it a busy room's tick waits in its strand's queue behind every message posted
+        // before its timer fired (under a flood, tens of milliseconds of them).
+        if (room.loop && now_ns() >= room.loop->next_boundary_ns()) on_tick(room);
         room.port->receive(id, message, now);
         report_back(room, RoomReport{}, [s] { s->message_handled(); });
     });
