@@ -61,11 +61,9 @@ function assertFits(rects, [width, height], what) {
 }
 
 for (const game of GAMES) {
-  // One player page per size, one after another, all from loopback: a closed page's seat would
-  // be kept for the resume grace (30 s), and kept seats count against the address's four, so the
-  // fifth page would be refused with address_limit. Here a closed page's seat goes at once; the
-  // grace and the limits have their own tests (tests/server).
-  const env = tandemServeAndBrowser(launchChromium, { game, args: ['--resume-grace', '0'] });
+  // One player page per size, one after another, all from loopback: the harness's server gives
+  // the address room for every page's kept seat (startTandemServe).
+  const env = tandemServeAndBrowser(launchChromium, { game });
   describe(`the HUD fits the window (${game})`, { skip: env.skip }, () => layoutTests(env, game));
 }
 

@@ -151,8 +151,14 @@ export async function startTandemServe({ port = 0, args = [], binary = tandemBin
   packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/packages', game) } = {}) {
   const launch = async (onPort) => {
     // `listening on` goes to stdout; the harness reads stderr, so the shell moves it there.
+    // Every page of a suite comes from 127.0.0.1, where each real player has an address of
+    // their own; and a closed page's seat is kept for the resume grace (30 s). With the default
+    // per-address share (4 seats, kept ones included) a suite's fifth page within 30 s would be
+    // refused with address_limit, by turns or not depending on how fast the machine runs the
+    // suite. So these servers give one address 64 of each; the shares themselves are tested
+    // from outside in tests/server/hostile.test.mjs. A later --per-address-limit in `args` wins.
     const child = spawnTracked('/bin/sh', ['-c', 'exec "$0" "$@" 1>&2', binary, 'serve', '--game', game,
-      '--port', String(onPort), '--web', web, '--pkg', packageDir, ...args]);
+      '--port', String(onPort), '--web', web, '--pkg', packageDir, '--per-address-limit', '64', ...args]);
     const match = await waitForLine(child, /listening on http:\/\/([^\s/]+):(\d+)\//, 15_000, 'tandem serve');
     return { child, port: Number(match[2]) };
   };

@@ -9,6 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,14 +98,23 @@ async function startRedis() {
   assert.ok(existsSync(socket), 'redis-server made its socket');
   return {
     address: `unix:${socket}`,
-    stop() { child.kill('SIGTERM'); rmSync(dir, { recursive: true, force: true }); },
+    // redis-server writes its append-only file as it shuts down: the folder is removed only
+    // once the process is gone (removing it sooner raced that write: ENOTEMPTY).
+    async stop() {
+      const gone = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await gone;
+      clearTimeout(killer);
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
 async function stores() {
   const out = [];
   const folder = mkdtempSync(join(tmpdir(), 'tandem-store-'));
-  out.push({ name: 'directory', address: `dir:${folder}`, stop() { rmSync(folder, { recursive: true, force: true }); } });
+  out.push({ name: 'directory', address: `dir:${folder}`, async stop() { rmSync(folder, { recursive: true, force: true }); } });
   const redis = await startRedis();
   if (redis) {
     out.push({ name: 'redis', ...redis });
@@ -162,13 +172,13 @@ for (const kind of ['directory', 'redis']) {
         await b.stop();
       }
     } finally {
-      for (const s of all) s.stop();
+      for (const s of all) await s.stop();
     }
   });
 }
 
 test('directory store: SIGTERM keeps the seats and gives the lease back, so a server started next takes the room at once and the token still works', async () => {
-  const [st] = await stores().then((all) => { for (const s of all.slice(1)) s.stop(); return all; });
+  const [st] = await stores().then(async (all) => { for (const s of all.slice(1)) await s.stop(); return all; });
   try {
     const site = makeSite();
     const a = await startServer({ realRoom: true, site, serve: [...serve, '--store', st.address, '--room', 'r2'] });
@@ -189,12 +199,12 @@ test('directory store: SIGTERM keeps the seats and gives the lease back, so a se
       await b.stop();
     }
   } finally {
-    st.stop();
+    await st.stop();
   }
 });
 
 test('directory store: a second server for a room another one serves waits for the lease, then exits 1 naming the owner', async () => {
-  const [st] = await stores().then((all) => { for (const s of all.slice(1)) s.stop(); return all; });
+  const [st] = await stores().then(async (all) => { for (const s of all.slice(1)) await s.stop(); return all; });
   try {
     const site = makeSite();
     const a = await startServer({ realRoom: true, site, serve: [...serve, '--store', st.address, '--room', 'r3'] });
@@ -207,7 +217,7 @@ test('directory store: a second server for a room another one serves waits for t
       await a.stop();
     }
   } finally {
-    st.stop();
+    await st.stop();
   }
 });
 
