@@ -247,8 +247,11 @@ for (const game of GAMES) describe(`the ${game} page against \`tandem serve --ga
     console.log(`# corruption at tick > ${before}: mismatch at ${m.tick}, sections ${m.sections?.join(',')}`);
     assert.ok(m.tick > before && m.tick <= before + 2, `mismatch at ${m.tick}, corrupted world at ${before}`);
     assert.ok(typeof m.section === 'string' && m.section.length > 0, `section named: ${m.section}`);
-    const shown = await page.textContent('#link');
-    assert.match(shown, new RegExp(String(m.tick)), 'the HUD shows the tick of the mismatch');
+    // The HUD redraws its text 10 times a second, so it may show the mismatch a frame after
+    // the session's figures do: wait for it (a HUD that never names the tick still fails here).
+    const named = await page.waitForFunction((tick) => new RegExp(`at tick ${tick}\\b`).test(document.getElementById('link').textContent),
+      m.tick, { timeout: 2000 }).then(() => true, () => false);
+    assert.ok(named, `the HUD shows the tick of the mismatch (${m.tick}): ${await page.textContent('#link')}`);
     // The field, once the healing baseline's diff is known: its path and the server's value
     // against this tab's, in the HUD's words. The debug corruption flips one bit of one field.
     await page.waitForFunction(() => window.__tandem.figures().verification.mismatches[0].fields?.length > 0, null, { timeout: 10_000 });

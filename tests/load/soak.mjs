@@ -57,8 +57,9 @@ const { rng, mutantClient } = await import('../server/mutations.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'tandem-soak-'));
 const key = join(dir, 'ticket.key');
 writeFileSync(key, randomBytes(32).toString('hex') + '\n');
-const mint = (role, extra = []) => execFileSync(opt.tandem, ['ticket', '--ticket-key', key, '--room', 'soak', '--role', role,
-  '--expires-in', '86400', ...extra], { encoding: 'utf8' }).trim();
+// A ticket for this room; `expiry` replaces the default day (the CLI takes one of the two flags).
+const mint = (role, expiry = ['--expires-in', '86400']) => execFileSync(opt.tandem, ['ticket', '--ticket-key', key,
+  '--room', 'soak', '--role', role, ...expiry], { encoding: 'utf8' }).trim();
 const record = join(dir, 'soak.replay');
 const emptyPkg = join(dir, 'pkg');
 execFileSync('mkdir', ['-p', emptyPkg]);
