@@ -50,6 +50,8 @@ struct ServerMetrics::Impl {
     prometheus::Family<prometheus::Counter>* connections_refused = nullptr;
     prometheus::Family<prometheus::Counter>* http_closed = nullptr;
     prometheus::Counter* rooms_created = nullptr;
+    prometheus::Counter* rooms_adopted = nullptr;
+    prometheus::Counter* rooms_lost = nullptr;
     prometheus::Counter* rooms_closed = nullptr;
     prometheus::Family<prometheus::Counter>* room_requests_refused = nullptr;
     prometheus::Gauge* rooms_open = nullptr;
@@ -145,6 +147,8 @@ struct ServerMetrics::Impl {
                            .Register(registry);
 
         rooms_created = counter("tandem_rooms_created_total", "Rooms made by POST /rooms.");
+        rooms_adopted = counter("tandem_rooms_adopted_total", "Rooms of a dead or stopped process restored here from the store (--store).");
+        rooms_lost = counter("tandem_rooms_lost_total", "Rooms stopped here because the store refused their lease or a write.");
         rooms_closed = counter("tandem_rooms_closed_total", "Created rooms closed after --room-idle-close without a connection.");
         room_requests_refused = &prometheus::BuildCounter()
                                      .Name("tandem_room_requests_refused_total")
@@ -258,6 +262,8 @@ void ServerMetrics::http_closed(std::string_view reason) {
 }
 
 void ServerMetrics::room_created() { impl_->rooms_created->Increment(); }
+void ServerMetrics::room_adopted() { impl_->rooms_adopted->Increment(); }
+void ServerMetrics::room_lost() { impl_->rooms_lost->Increment(); }
 
 void ServerMetrics::room_opened(std::string_view id) {
     Impl& m = *impl_;

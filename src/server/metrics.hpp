@@ -75,6 +75,8 @@ public:
     // POST /rooms made a room; an idle room was closed; a request about rooms was refused, by
     // its error's name (RoomRequestCode's fixed set).
     void room_created();
+    void room_adopted();   // failover: a dead owner's room restored here
+    void room_lost();      // its lease or a write refused: another process serves it now
     // A room is hosted (the default room too): it gets its own label or "(other)" (above).
     void room_opened(std::string_view id);
     // A room made by POST /rooms closed for idleness: its series go.

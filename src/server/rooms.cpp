@@ -1,19 +1,127 @@
 // The server's rooms: which room an upgrade joins (/ws, /ws/ROOM), POST /rooms and GET /rooms,
 // and the idle check that closes a created room nobody is connected to. What may be created
 // and what is idle is decided by RoomDirectory (room_directory.hpp, pure); this file acts on it.
+#include <cstdio>
+
+#include "server/moved_room.hpp"
 #include "server/transport.hpp"
 #include "tandem/server/os_random.hpp"
+#include "tandem/server/tickets.hpp"
 
 namespace tandem::server::detail {
 
-std::shared_ptr<HostedRoom> Server::room_for(std::string_view path) const {
+std::shared_ptr<HostedRoom> Server::room_for(std::string_view path) {
     if (path == "/ws") return default_room_;
     if (!path.starts_with("/ws/")) return nullptr;
     const std::string_view id = path.substr(4);
     if (!valid_room_id(id)) return nullptr;
     const auto found = rooms_.find(id);
-    if (found == rooms_.end() || found->second->closed) return nullptr;
-    return found->second;
+    if (found != rooms_.end()) return found->second->closed ? nullptr : found->second;
+    // Served by another process: the join is answered where it went.
+    const auto moved = moved_.find(id);
+    if (moved == moved_.end()) return nullptr;
+    auto& answer = moved_rooms_[std::string(id)];
+    if (!answer || static_cast<const MovedRoom*>(answer->port)->url() != moved->second) {
+        auto port = std::make_unique<MovedRoom>(moved->second);
+        answer = std::make_shared<HostedRoom>(pool_, std::string(id), std::string(), *port);
+        answer->owned = std::move(port);
+    }
+    return answer;
+}
+
+void Server::hosted_changed() {
+    std::set<std::string, std::less<>> ids;
+    // Draining, this process serves nothing as far as its scans go: the rooms it handed off are
+    // then reported where they went.
+    if (!draining_) {
+        for (const auto& [id, room] : rooms_) ids.insert(id);
+    }
+    const uint32_t created = directory_.created();
+    const std::lock_guard lock(hosted_mutex_);
+    hosted_ids_ = std::move(ids);
+    hosted_room_for_ = draining_ || created >= limits_.max_rooms ? 0 : limits_.max_rooms - created;
+}
+
+void Server::start_store_watch() {
+    if (options_.store_address.empty()) return;
+    hosted_changed();
+    StoreWatch::Hooks hooks;
+    hooks.hosted = [this] {
+        const std::lock_guard lock(hosted_mutex_);
+        std::set<std::string, std::less<>> ids = hosted_ids_;
+        ids.insert(adopting_.begin(), adopting_.end());
+        const uint32_t pending = static_cast<uint32_t>(adopting_.size());
+        return std::pair{std::move(ids), hosted_room_for_ > pending ? hosted_room_for_ - pending : 0};
+    };
+    hooks.adopted = [this](AdoptedRoom adopted) {
+        {
+            // Hosted from now on as far as the next scan can tell, though not yet opened.
+            const std::lock_guard lock(hosted_mutex_);
+            adopting_.insert(adopted.id);
+        }
+        asio::post(io_, [this, shared = std::make_shared<AdoptedRoom>(std::move(adopted))] { open_adopted(std::move(*shared)); });
+    };
+    hooks.moved = [this](std::map<std::string, std::string> moved) {
+        asio::post(io_, [this, moved = std::move(moved)]() mutable { set_moved(std::move(moved)); });
+    };
+    // stderr, as the room's own lines (GameRoom): the watch's thread writes one line at a time.
+    hooks.log = [program = options_.program](const std::string& line) { std::fprintf(stderr, "%s: %s\n", program.c_str(), line.c_str()); };
+    if (ticket_key_) {
+        hooks.judge = [key = *ticket_key_](const std::string& room) { return ticket_judge(key, room); };
+    }
+    store_watch_ = std::make_unique<StoreWatch>(options_, kinds_, std::move(hooks));
+}
+
+void Server::open_adopted(AdoptedRoom adopted) {
+    {
+        const std::lock_guard lock(hosted_mutex_);
+        adopting_.erase(adopted.id);
+    }
+    // A room of that id served here already: this copy is dropped without a word to the store
+    // (its lease and checkpoint are the live room's).
+    if (rooms_.contains(adopted.id)) return;
+    std::shared_ptr<HostedRoom> room;
+    if (!draining_) {
+        room = std::make_shared<HostedRoom>(pool_, adopted.id, adopted.game, *adopted.port);
+        room->owned = std::move(adopted.port);
+        room->reported = room->port->figures();
+        if (std::string problem; !start_ticking(*room, &problem)) room.reset();
+    }
+    if (!room) {
+        // Not to be served here after all: its lease goes back for another process to take.
+        if (adopted.port) adopted.port->shut_down(now_ns());
+        hosted_changed();
+        return;
+    }
+    rooms_[adopted.id] = room;
+    // Adopted rooms count against the process's bound like created ones, under no address.
+    directory_.add(adopted.id, adopted.game, AddressKey{}, now_ns());
+    metrics_.room_opened(adopted.id);
+    metrics_.room_adopted();
+    moved_.erase(adopted.id);
+    moved_rooms_.erase(adopted.id);
+    hosted_changed();
+    if (store_watch_) std::fprintf(stderr, "%s: adopted: %s\n", options_.program.c_str(), adopted.restored.c_str());
+}
+
+void Server::set_moved(std::map<std::string, std::string> moved) {
+    moved_.clear();
+    for (auto& [id, url] : moved) {
+        if (!rooms_.contains(id) || handing_off_.contains(id)) moved_.emplace(id, std::move(url));
+    }
+    // A hand-over's rooms a peer has taken: their clients are sent there.
+    for (auto it = handing_off_.begin(); it != handing_off_.end();) {
+        const auto where = moved_.find(*it);
+        const auto room = rooms_.find(*it);
+        if (where == moved_.end() || room == rooms_.end()) {
+            ++it;
+            continue;
+        }
+        send_on(*room->second, where->second);
+        it = handing_off_.erase(it);
+    }
+    // An answer whose room is no longer elsewhere goes once nobody is being answered by it.
+    std::erase_if(moved_rooms_, [&](const auto& entry) { return !moved_.contains(entry.first) && entry.second->sessions.empty(); });
 }
 
 Result<std::shared_ptr<HostedRoom>, RoomRequestError> Server::create_room(const CreateRoomRequest& request, const AddressKey& creator) {
@@ -66,10 +174,11 @@ Result<std::shared_ptr<HostedRoom>, RoomRequestError> Server::create_room(const 
     rooms_[id] = room;
     directory_.add(id, game, creator, now_ns());
     metrics_.room_opened(id);
+    hosted_changed();
     return room;
 }
 
-void Server::close_room(const std::string& id) {
+void Server::close_room(const std::string& id, bool retire) {
     const auto found = rooms_.find(id);
     if (found == rooms_.end() || found->second == default_room_) return;
     std::shared_ptr<HostedRoom> room = found->second;
@@ -77,17 +186,18 @@ void Server::close_room(const std::string& id) {
     // Idle means no connection, but close whatever the room did not, all the same.
     room_shut_down(*room, [room] {
         for (auto& [cid, session] : std::map(room->sessions)) session->close(close_going_away, "room_closed");
-    });
+    }, retire);
     rooms_.erase(found);
     directory_.remove(id);
     metrics_.room_closed(id);
+    hosted_changed();
 }
 
 void Server::schedule_idle_check() {
     idle_timer_.expires_after(std::chrono::milliseconds(500));
     idle_timer_.async_wait([this](const error_code& ec) {
         if (ec || draining_) return;
-        for (const std::string& id : directory_.idle(now_ns())) close_room(id);
+        for (const std::string& id : directory_.idle(now_ns())) close_room(id, /*retire=*/true);
         schedule_idle_check();
     });
 }

@@ -9,9 +9,12 @@
 #include <optional>
 #include <ostream>
 #include <tuple>
+#include <utility>
 
 #include "server/transport.hpp"
 #include "tandem/core/timestep.hpp"
+#include "tandem/net/protocol.hpp"
+#include "tandem/server/room_checkpointing.hpp"
 
 namespace tandem::server::detail {
 
@@ -78,17 +81,44 @@ void Server::room_disconnect(HostedRoom& room, ConnectionId id) {
     });
 }
 
-void Server::room_shut_down(HostedRoom& room, std::function<void()> then) {
-    asio::post(room.strand, [this, held = room.shared_from_this(), then = std::move(then)]() mutable {
+void Server::room_shut_down(HostedRoom& room, std::function<void()> then, bool retire) {
+    asio::post(room.strand, [this, held = room.shared_from_this(), then = std::move(then), retire]() mutable {
         if (held->stopped) {
             asio::post(io_, std::move(then));
             return;
         }
         held->stopped = true;
         held->timer->cancel();
-        held->port->shut_down(now_ns());
+        if (retire) {
+            held->port->retire(now_ns());
+        } else {
+            held->port->shut_down(now_ns());
+        }
         report_back(*held, RoomReport{}, std::move(then));
     });
+}
+
+void Server::room_hand_off(HostedRoom& room, std::function<void(bool)> then) {
+    asio::post(room.strand, [this, held = room.shared_from_this(), then = std::move(then)]() mutable {
+        if (held->stopped) {
+            asio::post(io_, [then = std::move(then)] { then(false); });
+            return;
+        }
+        held->stopped = true;
+        held->timer->cancel();
+        const bool handed = held->port->hand_off(now_ns());
+        report_back(*held, RoomReport{}, [then = std::move(then), handed] { then(handed); });
+    });
+}
+
+void Server::send_on(HostedRoom& room, const std::string& url) {
+    auto bytes = std::make_shared<std::vector<uint8_t>>();
+    net::encode(*bytes, net::ErrorMsg{net::ErrorCode::room_moved, url});
+    const SharedBytes greeting = std::move(bytes);
+    for (auto& [id, session] : std::map(room.sessions)) {
+        session->enqueue(greeting);
+        session->close(net::websocket_close_code(net::CloseReason::room_moved), std::string(net::error_name(net::CloseReason::room_moved)));
+    }
 }
 
 void Server::accept() {
@@ -146,6 +176,7 @@ void Server::admit(tcp::socket socket) {
 void Server::begin_drain() {
     if (draining_) return;
     draining_ = true;
+    hosted_changed();   // nothing hosted, nothing adopted from now on
     error_code ignored;
     acceptor_.close(ignored);
     accept_retry_.cancel();
@@ -153,16 +184,46 @@ void Server::begin_drain() {
     // Each room shuts down on its strand and closes its connections with 1001 after what it
     // queued; whatever it did not close, and every socket that is not a room connection yet,
     // goes the same way once its last outbox is handed over.
+    // With a store, a room is handed off instead: its checkpoint and lease given back, its
+    // clients kept waiting until a peer's scan takes the room and this process's (hurried) scan
+    // learns which peer, when each client is sent there (set_moved); those no peer took within
+    // handoff_wait_ns are closed with 1001 as without a store.
+    auto close_all = [](HostedRoom& held) {
+        for (auto& [id, session] : std::map(held.sessions)) session->close(close_going_away, "going_away");
+    };
     for (auto& [name, room] : rooms_) {
         room->closed = true;
-        room_shut_down(*room, [this, held = room] {
-            for (auto& [id, session] : std::map(held->sessions)) session->close(close_going_away, "going_away");
+        if (!store_watch_) {
+            room_shut_down(*room, [held = room, close_all] { close_all(*held); });
+            continue;
+        }
+        room_hand_off(*room, [this, held = room, close_all](bool handed) {
+            if (!handed) {
+                close_all(*held);
+                return;
+            }
+            handing_off_.insert(held->id);
+            if (const auto moved = moved_.find(held->id); moved != moved_.end()) {
+                send_on(*held, moved->second);
+                handing_off_.erase(held->id);
+            }
+        });
+    }
+    if (store_watch_) {
+        store_watch_->hurry();
+        handoff_timer_.expires_after(duration(handoff_wait_ns));
+        handoff_timer_.async_wait([this, close_all](const error_code& ec) {
+            if (ec) return;
+            for (const std::string& id : std::exchange(handing_off_, {})) {
+                if (const auto found = rooms_.find(id); found != rooms_.end()) close_all(*found->second);
+            }
         });
     }
     for (const auto& session : std::set(ws_handshaking_)) session->tear_down();
     for (const auto& session : std::set(http_sessions_)) session->tear_down();
     for (const auto& refusal : std::set(refusals_)) refusal->tear_down();
-    drain_timer_.expires_after(duration(limits_.drain_deadline_ns));
+    // A hand-over may take its wait and then the close's timeout.
+    drain_timer_.expires_after(duration(limits_.drain_deadline_ns + (store_watch_ ? handoff_wait_ns : 0)));
     drain_timer_.async_wait([this](const error_code& ec) {
         if (ec) return;
         io_.stop();  // what has not closed by now is dropped with the process
@@ -271,6 +332,7 @@ int Server::run(std::ostream& out, std::ostream& err) {
     schedule_idle_check();
     pool_work_.emplace(pool_.get_executor());
     for (uint32_t i = tick_threads(); i > 0; --i) pool_threads_.emplace_back([this] { pool_.run(); });
+    start_store_watch();
     const std::string shown = address.is_v6() ? "[" + options_.host + "]" : options_.host;
     out << "listening on http://" << shown << ":" << port << "/" << std::endl;
     {
@@ -291,6 +353,7 @@ int Server::run(std::ostream& out, std::ostream& err) {
             held->timer->cancel();
         });
     }
+    store_watch_.reset();   // stopped by the drain, or here when the loop stopped otherwise
     pool_work_.reset();
     for (std::thread& t : pool_threads_) t.join();
     pool_threads_.clear();
@@ -373,6 +436,7 @@ int serve_command(std::span<const std::string_view> args, const ServeGame& game,
     options.seats_per_address = options.per_address_limit.value_or(limits.seats_per_address);
     options.watchers_per_address = options.per_address_limit.value_or(limits.watchers_per_address);
     if (!options.pkg_dir_given) options.pkg_dir = default_pkg_dir(game.name);
+    if (!options.store_address.empty()) options.store_owner = process_owner(options.advertise_url);
     if (!options.scenario.empty() && game.scenario_problem) {
         if (const auto problem = game.scenario_problem(options.scenario)) {
             err << game.program << ": " << *problem << "\n";

@@ -78,6 +78,16 @@ void Server::deliver(HostedRoom& room, RoomReport& report) {
     Mark mark(*this, Activity::send);
     room.reported = std::move(report.figures);
     if (report.next_boundary_ns != 0) room.next_boundary_ns = report.next_boundary_ns;
+    if (room.reported.lost && !room.closed && !draining_) {
+        metrics_.room_lost();
+        if (&room == default_room_.get()) {
+            // As a process whose one room this was: it stops, for its supervisor to start again.
+            asio::post(io_, [this] { begin_drain(); });
+        } else {
+            room.closed = true;   // turned away from now on; forgotten after this report
+            asio::post(io_, [this, id = room.id] { close_room(id, /*retire=*/false); });
+        }
+    }
     // /healthz judges the default room alone: a room a stranger made slow must not make the
     // process look unhealthy to whatever restarts it.
     const bool judged = &room == default_room_.get();

@@ -34,12 +34,18 @@
 #include "server/send_pacer.hpp"
 #include "tandem/server/serve.hpp"
 #include "server/static_files.hpp"
+#include "server/store_watch.hpp"
 #include "server/ws_session.hpp"
 #include "tandem/core/tick_loop.hpp"
 
 namespace tandem::server::detail {
 
-// Which thread owns what. Every line of the transport keeps to this; nothing is locked.
+// A drain's hand-over waits this long for peers to take its rooms (a peer's scan, every
+// 500 ms, a restore, and this process's hurried scan): past it the rest are closed with 1001.
+inline constexpr int64_t handoff_wait_ns = 1'500'000'000;
+
+// Which thread owns what. Every line of the transport keeps to this; nothing is locked but the
+// list of hosted rooms the store watch's thread reads (Server::hosted_mutex_).
 // - The I/O thread runs io_: the acceptor, every socket and session, HTTP and /metrics, the
 //   room directory and rooms_, and in each HostedRoom what is marked "I/O" below.
 // - The tick pool runs pool_ on tick_threads threads. Each room has a strand on it, and what is
@@ -63,7 +69,7 @@ struct HostedRoom : std::enable_shared_from_this<HostedRoom> {
     // Set before the room is shared, then only read (any thread).
     const std::string id;
     const std::string game;
-    std::unique_ptr<RoomPort> owned;   // a created room's; null for the default room (serve()'s caller owns it)
+    std::unique_ptr<RoomPort> owned;   // a created or adopted room's; null for the default room (serve()'s caller owns it)
     RoomPort* const port;              // strand: every call
     const uint32_t max_message;        // the transport's read limit for its sockets
     const uint32_t tick_hz;
@@ -120,8 +126,9 @@ public:
 
     // ---- used by the sessions ----
     asio::io_context& io() { return io_; }
-    // The room an upgrade to `path` joins: /ws the default room, /ws/ID room ID; null: none.
-    std::shared_ptr<HostedRoom> room_for(std::string_view path) const;
+    // The room an upgrade to `path` joins: /ws the default room, /ws/ID room ID, or for a room
+    // another process sharing the store serves, the answer that says where (MovedRoom); null: none.
+    std::shared_ptr<HostedRoom> room_for(std::string_view path);
     const TransportLimits& limits() const { return limits_; }
     TransportFigures& figures() { return figures_; }
     ServerMetrics& metrics() { return metrics_; }
@@ -161,8 +168,12 @@ public:
     // learns when it has been handled (its reads are paused while too many are in flight).
     void room_receive(const std::shared_ptr<WsSession>& s, std::vector<uint8_t> message, int64_t now_ns);
     void room_disconnect(HostedRoom& room, ConnectionId id);
-    // Shuts the room down on its strand; `then` runs on this thread once its last outbox was handed over.
-    void room_shut_down(HostedRoom& room, std::function<void()> then);
+    // Shuts the room down on its strand (retire: for good, RoomPort::retire); `then` runs on this
+    // thread once its last outbox was handed over.
+    void room_shut_down(HostedRoom& room, std::function<void()> then, bool retire = false);
+    // A drain beside peers sharing the store: RoomPort::hand_off on its strand; `then(handed)`
+    // runs on this thread after, handed false when the room shut down as usual instead.
+    void room_hand_off(HostedRoom& room, std::function<void(bool)> then);
     // Runs on the strand after a call: the room's outbox and figures, posted to this thread.
     void report_back(HostedRoom& room, RoomReport report, std::function<void()> then = nullptr);
     void ws_registered(const std::shared_ptr<WsSession>& s) {
@@ -223,7 +234,15 @@ private:
     Result<std::shared_ptr<HostedRoom>, RoomRequestError> create_room(const CreateRoomRequest& request, const AddressKey& creator);
     // Every half second: created rooms idle for --room-idle-close are shut down and forgotten.
     void schedule_idle_check();
-    void close_room(const std::string& id);
+    // Stops hosting the room. retire: it ended for good (idle), its checkpoint goes too;
+    // otherwise it was lost to another process, which goes on from the checkpoint.
+    void close_room(const std::string& id, bool retire);
+    // Failover (--store): the store watch's findings, on this thread.
+    void start_store_watch();
+    void open_adopted(AdoptedRoom adopted);
+    void set_moved(std::map<std::string, std::string> moved);
+    // rooms_'s ids for the store watch's thread, kept beside rooms_ (see hosted_mutex_).
+    void hosted_changed();
     void begin_drain();
     void trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t executed);
     // One socket fewer; `address`: an admitted connection's, whose count drops too.
@@ -252,6 +271,22 @@ private:
     // Every room by id, the default room included (ordered: shutdown and /rooms never depend on a hash).
     std::map<std::string, std::shared_ptr<HostedRoom>, std::less<>> rooms_;
     std::optional<TicketKey> ticket_key_;   // --ticket-key: POST /rooms requires a ticket it signed
+    // Failover (--store). The watch's thread reads hosted_ids_ under hosted_mutex_ (the one lock
+    // of the transport: the watch is not a room and owns no strand); everything else is I/O.
+    std::unique_ptr<StoreWatch> store_watch_;
+    std::mutex hosted_mutex_;
+    std::set<std::string, std::less<>> hosted_ids_;
+    std::set<std::string, std::less<>> adopting_;   // restored by the watch, not yet opened here
+    uint32_t hosted_room_for_ = 0;   // how many more rooms may be adopted
+    // Rooms other processes serve, by id, with their URL; each joined at most through one MovedRoom.
+    std::map<std::string, std::string, std::less<>> moved_;
+    std::map<std::string, std::shared_ptr<HostedRoom>, std::less<>> moved_rooms_;
+    // A drain's rooms handed off, whose clients wait to be told where the room went (set_moved)
+    // until handoff_timer_ closes them with 1001.
+    std::set<std::string, std::less<>> handing_off_;
+    asio::steady_timer handoff_timer_{io_};
+    // Sends each client of a handed-off room to `url` (room_moved, then 1012).
+    void send_on(HostedRoom& room, const std::string& url);
     std::span<const HttpRoute> routes_;
     TransportLimits limits_;
     AddressBook addresses_;

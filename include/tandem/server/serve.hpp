@@ -27,6 +27,8 @@ class TicketJudge;
 
 namespace tandem::server {
 
+class RoomCheckpointing;
+
 // The transport's bounds, each with its reason; tests shorten the timeouts and lower the
 // budgets. docs/scaling.md lists them with their values. Loopback is an address like any
 // other: behind a proxy every client is the proxy's address (--per-address-limit raises the
@@ -112,9 +114,17 @@ struct RoomSettings {
 
 // A game the server can host rooms of. `make` refuses settings the game cannot take (a seat
 // count above its bound) with a sentence; the server answers it 400 bad_value.
+// With --store, `make` writes the room's checkpoint there under its id, and `restore` brings a
+// room of this game back from its checkpoint (the lease taken and the segments loaded by
+// `checkpointing`): failover's adoption (store_watch.hpp). The room keeps the settings its
+// checkpoint holds; `restored` says from which tick.
 struct RoomKind {
     std::string game;
     std::function<Result<std::unique_ptr<RoomPort>, ServeUsageError>(const ServeOptions& options, const RoomSettings& settings)> make;
+    std::function<Result<std::unique_ptr<RoomPort>, ServeUsageError>(const ServeOptions& options, const RoomSettings& settings,
+                                                                      std::unique_ptr<RoomCheckpointing> checkpointing,
+                                                                      std::string* restored)>
+        restore;
 };
 
 // ---- Routes: a game's own URLs ------------------------------------------------------------

@@ -71,9 +71,10 @@ Result<net::RoomConfig<G>, ServeUsageError> room_config_from(const GameServe<G>&
     return config;
 }
 
-// G as a game POST /rooms may create rooms of. A created room never records and never
-// checkpoints (--record and --store are the default room's); the request's seats and places
-// replace the command line's. own_game: the server's own game, whose flags apply to its rooms.
+// G as a game POST /rooms may create rooms of, and failover may restore rooms of. A created
+// room never records (--record is the default room's); with --store it writes its checkpoint
+// there under its id. The request's seats and places replace the command line's. own_game: the
+// server's own game, whose flags apply to its rooms.
 template <sim::Simulation G>
 RoomKind room_kind(const GameServe<G>& game, bool own_game) {
     RoomKind kind;
@@ -88,7 +89,26 @@ RoomKind room_kind(const GameServe<G>& game, bool own_game) {
             if (game.make_seats) game.make_seats(c.game, *settings.max_players);
         }
         if (settings.max_watchers) c.max_watchers = *settings.max_watchers;
-        return GameRoom<G>::create(c, "", nullptr, nullptr, settings.judge);
+        const std::string record = record_path_in(options.record_dir, settings.id);
+        if (options.store_address.empty()) return GameRoom<G>::create(c, record, nullptr, nullptr, settings.judge);
+        // A new id (random, or a ticket's room that no process serves): its lease is free, so
+        // this takes the store's round trips and no wait.
+        auto checkpointing = RoomCheckpointing::open(options.store_address, settings.id, options.store_owner);
+        if (!checkpointing.ok()) return checkpointing.error();
+        if (!checkpointing.value()->segments().empty()) {
+            // An old room of that id (a ticket replayed after its room closed and was kept):
+            // a new room starts over it rather than bringing the old one back unasked.
+            checkpointing.value()->forget_segments();
+        }
+        return GameRoom<G>::create(c, record, std::move(checkpointing).value(), nullptr, settings.judge);
+    };
+    kind.restore = [game, own_game](const ServeOptions& options, const RoomSettings& settings,
+                                    std::unique_ptr<RoomCheckpointing> checkpointing, std::string* restored)
+        -> Result<std::unique_ptr<RoomPort>, ServeUsageError> {
+        auto config = room_config_from<G>(game, options, own_game);
+        if (!config.ok()) return config.error();
+        return GameRoom<G>::create(config.value(), record_path_in(options.record_dir, settings.id), std::move(checkpointing), restored,
+                                   settings.judge, /*must_restore=*/true);
     };
     return kind;
 }
@@ -125,7 +145,7 @@ ServeGame serve_game(const GameServe<G>& game) {
             judge = ticket_judge(std::move(key).value(), options.room_name);
         }
         if (options.store_address.empty()) return GameRoom<G>::create(config.value(), options.record_path, nullptr, nullptr, std::move(judge));
-        auto checkpointing = RoomCheckpointing::open(options.store_address, options.room_name);
+        auto checkpointing = RoomCheckpointing::open(options.store_address, options.room_name, options.store_owner);
         if (!checkpointing.ok()) return checkpointing.error();
         std::string restored;
         auto room = GameRoom<G>::create(config.value(), options.record_path, std::move(checkpointing).value(), &restored, std::move(judge));
