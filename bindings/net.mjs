@@ -316,6 +316,8 @@ function makeClientSession(m, deps) {
     onDisconnected(code, nowMs) { this.#live().onDisconnected(ms('ClientSession.onDisconnected: nowMs', nowMs)); }
     shouldReconnect() { return this.#live().shouldReconnect(); }
     get reconnectDelayMs() { return this.#live().reconnectDelayMs(); }
+    /** Where the room went (its room_moved's WebSocket URL), for the next socket; '' = where the last went. */
+    get movedTo() { return this.#live().movedTo(); }
     /** The messages to send, in order (fresh Uint8Arrays); empties the queue. */
     takeOutgoing() { return this.#live().takeOutgoing(); }
     /** Applies what is due within budgetMs of stepping; returns the ticks applied. */

@@ -534,6 +534,13 @@ export interface ClientSession<G extends GameTypes = GameTypes> extends Deletabl
   onDisconnected(code: number, nowMs: number): void;
   shouldReconnect(): boolean;
   readonly reconnectDelayMs: number;
+  /**
+   * The WebSocket URL the room said it moved to (a `room_moved` refusal: another process serves
+   * it now), where the next socket should go; '' while it has not moved. The session keeps its
+   * resume token, so a player gets its seat back there; it follows at most 4 moves between
+   * verified ticks, then refuses for good.
+   */
+  readonly movedTo: string;
   takeOutgoing(): Uint8Array[];
   advance(nowMs: number, budgetMs: number): number;
   onSuspend(nowMs: number): void;

@@ -148,6 +148,9 @@ export class Transport {
       // tick verifies, so a socket that opens and is refused at once still backs off).
       // Before the owner exists, the plain schedule.
       const retryInMs = this.#handlers?.retryDelayMs?.() ?? reconnectDelayMs(this.#attempt);
+      // A room that moved to another process: the next socket goes where the session was told.
+      const movedTo = this.#handlers?.retryUrl?.();
+      if (movedTo) this.#url = movedTo;
       this.#attempt += 1;
       this.#emit('onState', { state: 'waiting', attempt: this.#attempt, retryInMs, code: event.code, reason: event.reason });
       if (this.#overflowed) return;

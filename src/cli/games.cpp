@@ -16,16 +16,19 @@ namespace tandem::cli {
 namespace {
 
 #ifdef TANDEM_HAVE_SERVER
+// A server of one game hosts rooms of every game here (POST /rooms); its flags are its own game's.
 int serve_arena(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
     auto hooks = arena::serve_hooks();
     hooks.command = "tandem serve --game arena";
-    return tandem::server::serve_main<arena::Sim>(args, hooks, out, err);
+    return tandem::server::serve_main<arena::Sim>(args, hooks, out, err, {},
+                                                  {tandem::server::room_kind<ships::Sim>(ships::serve_hooks(), false)});
 }
 
 int serve_ships(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
     auto hooks = ships::serve_hooks();
     hooks.command = "tandem serve --game ships";
-    return tandem::server::serve_main<ships::Sim>(args, hooks, out, err);
+    return tandem::server::serve_main<ships::Sim>(args, hooks, out, err, {},
+                                                  {tandem::server::room_kind<arena::Sim>(arena::serve_hooks(), false)});
 }
 
 int ticket(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {

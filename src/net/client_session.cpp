@@ -57,9 +57,28 @@ bool refusal_is_final(ErrorCode code) {
         // The token is dropped; a new seat may be free.
         case ErrorCode::resume_unknown:
         case ErrorCode::resume_expired:
-        case ErrorCode::resume_used: return false;
+        case ErrorCode::resume_used:
+        // Followed to where it went (ClientSession bounds how often).
+        case ErrorCode::room_moved: return false;
     }
     return false;
+}
+
+bool is_websocket_url(std::string_view text) {
+    if (text.size() > max_moved_url_bytes) return false;
+    std::string_view rest;
+    if (text.starts_with("ws://")) rest = text.substr(5);
+    else if (text.starts_with("wss://")) rest = text.substr(6);
+    else return false;
+    if (rest.empty() || rest.front() == '/' || rest.front() == ':') return false;   // no host
+    // RFC 3986's unreserved, sub-delims, ':', '/', '@', '[', ']', '%' and '?': no spaces, quotes
+    // or controls a page could be made to misread.
+    static constexpr std::string_view allowed = "-._~!$&'()*+,;=:/@[]%?";
+    for (char c : rest) {
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!alnum && allowed.find(c) == std::string_view::npos) return false;
+    }
+    return true;
 }
 
 Fx tick_fraction(int64_t since_step_ns, int64_t tick_ns) {

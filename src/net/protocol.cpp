@@ -410,6 +410,7 @@ std::string_view error_name(ErrorCode code) {
     case ErrorCode::ticket_replayed: return "ticket_replayed";
     case ErrorCode::ticket_invalid: return "ticket_invalid";
     case ErrorCode::address_limit: return "address_limit";
+    case ErrorCode::room_moved: return "room_moved";
     }
     return "unknown";
 }
@@ -436,6 +437,7 @@ std::string_view describe(ErrorCode code) {
     case ErrorCode::ticket_replayed: return "the ticket was used already (a player's ticket admits once; a watcher's one connection at a time)";
     case ErrorCode::ticket_invalid: return "the ticket is not for this hello: another room, another role, a seat not free or not of this room, or a lifetime longer than the server accepts";
     case ErrorCode::address_limit: return "the client's address already holds its share of this room's seats or watcher places";
+    case ErrorCode::room_moved: return "another process serves this room now (the message names its address)";
     }
     return "an unknown error code";
 }
@@ -506,6 +508,7 @@ std::string_view error_name(CloseReason reason) {
     case CloseReason::resumed_elsewhere: return "resumed_elsewhere";
     case CloseReason::ticket_refused: return "ticket_refused";
     case CloseReason::address_limit: return "address_limit";
+    case CloseReason::room_moved: return "room_moved";
     }
     return "unknown";
 }
@@ -522,6 +525,7 @@ std::string_view describe(CloseReason reason) {
     case CloseReason::resumed_elsewhere: return "another connection took this seat back with its resume token";
     case CloseReason::ticket_refused: return "the hello's ticket is missing, forged, expired, replayed or not for this room";
     case CloseReason::address_limit: return "the client's address holds its share of the room's seats or watcher places";
+    case CloseReason::room_moved: return "another process serves the room now";
     }
     return "an unknown close reason";
 }
@@ -538,6 +542,7 @@ uint16_t websocket_close_code(CloseReason reason) {
     case CloseReason::resumed_elsewhere: return 1001;
     case CloseReason::ticket_refused: return 1008;
     case CloseReason::address_limit: return 1008;
+    case CloseReason::room_moved: return 1012;      // service restart: reconnect (where the ErrorMsg said)
     }
     return 1011;  // internal error: a reason this build does not know
 }

@@ -1,5 +1,6 @@
 // HttpSession: reads a request, answers it through the server's routes, and hands a
-// WebSocket upgrade at /ws (origin checked, not while draining) to a WsSession.
+// WebSocket upgrade at /ws or /ws/ROOM (origin checked, not while draining) to a WsSession
+// of that room.
 #include "server/http_session.hpp"
 
 #include "server/request_rules.hpp"
@@ -101,10 +102,11 @@ void HttpSession::on_read(const error_code& ec) {
         const std::string_view target(request.target().data(), request.target().size());
         const std::string_view path = target.substr(0, target.find('?'));
         std::optional<std::pair<http::status, std::string>> refusal;
-        if (path != "/ws") {
-            refusal = {http::status::not_found, "not_found"};
-        } else if (server_.draining()) {
-            refusal = {http::status::service_unavailable, "draining"};
+        std::shared_ptr<HostedRoom> room = server_.room_for(path);
+        if (server_.draining() && (path == "/ws" || path.starts_with("/ws/"))) {
+            refusal = {http::status::service_unavailable, "draining"};   // every room is closing
+        } else if (!room) {
+            refusal = {http::status::not_found, path.starts_with("/ws/") ? "room_unknown" : "not_found"};
         } else if (const auto origin = request.find(http::field::origin);
                    origin != request.end() &&
                    !server_.origin_allowed(std::string_view(origin->value().data(), origin->value().size()))) {
@@ -123,7 +125,7 @@ void HttpSession::on_read(const error_code& ec) {
             return;
         }
         // The socket now belongs to the WebSocket session; this one ends without closing it.
-        auto ws = std::make_shared<WsSession>(server_, std::move(stream_), address_);
+        auto ws = std::make_shared<WsSession>(server_, std::move(room), std::move(stream_), address_);
         in_handshake_ = false;  // the WebSocket session holds it now
         const auto* left = static_cast<const uint8_t*>(buffer_.cdata().data());
         ws->give_pipelined(std::vector<uint8_t>(left, left + buffer_.size()));
@@ -149,7 +151,7 @@ void HttpSession::on_read(const error_code& ec) {
             return;
         }
     }
-    http::message_generator response = server_.respond(request);
+    http::message_generator response = server_.respond(request, address_);
     stream_.expires_after(duration(server_.limits().http_idle_timeout_ns));
     beast::async_write(stream_, std::move(response),
                       [self = shared_from_this(), keep_alive](const error_code& e, size_t) { self->on_write(keep_alive, e); });

@@ -49,6 +49,28 @@ struct ServerMetrics::Impl {
     prometheus::Family<prometheus::Counter>* http = nullptr;
     prometheus::Family<prometheus::Counter>* connections_refused = nullptr;
     prometheus::Family<prometheus::Counter>* http_closed = nullptr;
+    prometheus::Counter* rooms_created = nullptr;
+    prometheus::Counter* rooms_adopted = nullptr;
+    prometheus::Counter* rooms_lost = nullptr;
+    prometheus::Counter* rooms_closed = nullptr;
+    prometheus::Family<prometheus::Counter>* room_requests_refused = nullptr;
+    prometheus::Gauge* rooms_open = nullptr;
+    prometheus::Family<prometheus::Gauge>* room_players = nullptr;
+    prometheus::Family<prometheus::Gauge>* room_watchers = nullptr;
+    prometheus::Family<prometheus::Gauge>* room_ticks_now = nullptr;
+    prometheus::Family<prometheus::Counter>* room_ticks = nullptr;
+    prometheus::Family<prometheus::Counter>* room_late_ticks = nullptr;
+    // Each room's label, and the series of each label in use (removed with its room).
+    struct Labelled {
+        prometheus::Gauge* players = nullptr;
+        prometheus::Gauge* watchers = nullptr;
+        prometheus::Gauge* tick = nullptr;   // none for "(other)": the ticks of several rooms are no one tick
+        prometheus::Counter* ticks = nullptr;
+        prometheus::Counter* late = nullptr;
+    };
+    std::map<std::string, std::string, std::less<>> label_of;   // room id -> its label
+    std::map<std::string, Labelled, std::less<>> series;        // label -> its series
+    uint32_t own_labels = 0;
 
     MirroredCounter frames_sent, bytes_sent, frames_received, bytes_received, accepted, reads_held;
     MirroredCounter frames_built, baselines, pauses, rate_limited, desyncs;
@@ -124,6 +146,28 @@ struct ServerMetrics::Impl {
                            .Help("HTTP connections closed by a deadline (request_timeout, idle_timeout).")
                            .Register(registry);
 
+        rooms_created = counter("tandem_rooms_created_total", "Rooms made by POST /rooms.");
+        rooms_adopted = counter("tandem_rooms_adopted_total", "Rooms of a dead or stopped process restored here from the store (--store).");
+        rooms_lost = counter("tandem_rooms_lost_total", "Rooms stopped here because the store refused their lease or a write.");
+        rooms_closed = counter("tandem_rooms_closed_total", "Created rooms closed after --room-idle-close without a connection.");
+        room_requests_refused = &prometheus::BuildCounter()
+                                     .Name("tandem_room_requests_refused_total")
+                                     .Help("Requests to /rooms refused, by error (a fixed set of names).")
+                                     .Register(registry);
+        rooms_open = gauge("tandem_rooms", "Rooms hosted now, the default room included.");
+        auto per_room_gauge = [&](const char* name, const char* help) {
+            return &prometheus::BuildGauge().Name(name).Help(help).Register(registry);
+        };
+        auto per_room_counter = [&](const char* name, const char* help) {
+            return &prometheus::BuildCounter().Name(name).Help(help).Register(registry);
+        };
+        room_players = per_room_gauge("tandem_rooms_players",
+                                      "Connected players per room (the first 16 rooms by id, the rest as room=\"(other)\").");
+        room_watchers = per_room_gauge("tandem_rooms_watchers", "Connected watchers per room (labelled as tandem_rooms_players).");
+        room_ticks_now = per_room_gauge("tandem_rooms_tick", "Each labelled room's current tick.");
+        room_ticks = per_room_counter("tandem_rooms_ticks_total", "Ticks run per room (labelled as tandem_rooms_players).");
+        room_late_ticks = per_room_counter("tandem_rooms_late_ticks_total",
+                                           "Ticks per room that started a whole step or more after their boundary.");
         frames_sent.counter = counter("tandem_ws_frames_sent_total", "WebSocket messages written to clients.");
         bytes_sent.counter = counter("tandem_ws_bytes_sent_total", "Payload bytes of the messages written to clients.");
         frames_received.counter = counter("tandem_ws_frames_received_total", "WebSocket messages read from clients.");
@@ -217,6 +261,65 @@ void ServerMetrics::http_closed(std::string_view reason) {
     impl_->http_closed->Add({{"reason", std::string(reason)}}).Increment();
 }
 
+void ServerMetrics::room_created() { impl_->rooms_created->Increment(); }
+void ServerMetrics::room_adopted() { impl_->rooms_adopted->Increment(); }
+void ServerMetrics::room_lost() { impl_->rooms_lost->Increment(); }
+
+void ServerMetrics::room_opened(std::string_view id) {
+    Impl& m = *impl_;
+    if (m.label_of.find(id) != m.label_of.end()) return;
+    const bool own = m.own_labels < most_labelled_rooms;
+    const std::string label = own ? std::string(id) : std::string(other_rooms_label);
+    m.label_of.emplace(std::string(id), label);
+    if (own) ++m.own_labels;
+    if (m.series.find(label) != m.series.end()) return;   // "(other)" already has its series
+    const prometheus::Labels labels{{"room", label}};
+    Impl::Labelled s;
+    s.players = &m.room_players->Add(labels);
+    s.watchers = &m.room_watchers->Add(labels);
+    if (own) s.tick = &m.room_ticks_now->Add(labels);
+    s.ticks = &m.room_ticks->Add(labels);
+    s.late = &m.room_late_ticks->Add(labels);
+    m.series.emplace(label, s);
+}
+
+void ServerMetrics::room_closed(std::string_view id) {
+    Impl& m = *impl_;
+    m.rooms_closed->Increment();
+    const auto found = m.label_of.find(id);
+    if (found == m.label_of.end()) return;
+    const std::string label = found->second;
+    m.label_of.erase(found);
+    // "(other)" keeps its series: its counters hold the closed rooms' ticks too.
+    if (label == other_rooms_label) return;
+    --m.own_labels;
+    const auto s = m.series.find(label);
+    if (s == m.series.end()) return;
+    m.room_players->Remove(s->second.players);
+    m.room_watchers->Remove(s->second.watchers);
+    m.room_ticks_now->Remove(s->second.tick);
+    m.room_ticks->Remove(s->second.ticks);
+    m.room_late_ticks->Remove(s->second.late);
+    m.series.erase(s);
+}
+
+void ServerMetrics::room_ticked(std::string_view id, uint64_t steps, uint64_t late) {
+    Impl& m = *impl_;
+    const auto found = m.label_of.find(id);
+    if (found == m.label_of.end()) return;
+    const Impl::Labelled& s = m.series.at(found->second);
+    s.ticks->Increment(static_cast<double>(steps));
+    if (late > 0) s.late->Increment(static_cast<double>(late));
+}
+
+std::string_view ServerMetrics::room_label(std::string_view id) const {
+    const auto found = impl_->label_of.find(id);
+    return found == impl_->label_of.end() ? std::string_view() : std::string_view(found->second);
+}
+void ServerMetrics::room_request_refused(std::string_view error) {
+    impl_->room_requests_refused->Add({{"error", std::string(error)}}).Increment();
+}
+
 void ServerMetrics::http_response(unsigned status) {
     const std::string key = std::to_string(status);
     auto found = impl_->http_by_status.find(key);
@@ -235,8 +338,27 @@ int64_t ServerMetrics::lateness_quantile_ns(uint32_t per_mille) const {
     return sorted[static_cast<size_t>(std::min(rank, n) - 1)];
 }
 
-std::string ServerMetrics::render(const TransportFigures& t, const RoomFigures& room) {
+std::string ServerMetrics::render(const TransportFigures& t, const RoomFigures& room, const std::vector<RoomSeries>& rooms) {
     Impl& m = *impl_;
+    uint32_t other_players = 0;
+    uint32_t other_watchers = 0;
+    for (const RoomSeries& r : rooms) {
+        const auto found = m.label_of.find(r.id);
+        if (found == m.label_of.end()) continue;
+        const Impl::Labelled& s = m.series.at(found->second);
+        if (found->second == other_rooms_label) {
+            other_players += r.players;
+            other_watchers += r.watchers;
+            continue;
+        }
+        s.players->Set(r.players);
+        s.watchers->Set(r.watchers);
+        s.tick->Set(static_cast<double>(r.tick));
+    }
+    if (const auto other = m.series.find(other_rooms_label); other != m.series.end()) {
+        other->second.players->Set(other_players);
+        other->second.watchers->Set(other_watchers);
+    }
     m.frames_sent.sync(t.frames_sent);
     m.bytes_sent.sync(t.bytes_sent);
     m.frames_received.sync(t.frames_received);
@@ -262,6 +384,7 @@ std::string ServerMetrics::render(const TransportFigures& t, const RoomFigures& 
         found->second.sync(count);
     }
     m.connections->Set(t.connections_open);
+    m.rooms_open->Set(t.rooms_open);
     m.players->Set(room.players);
     m.watchers->Set(room.watchers);
     m.room_tick->Set(static_cast<double>(room.tick));

@@ -26,6 +26,24 @@ struct TransportFigures {
     uint64_t write_queue_peak_bytes = 0;  // the most one connection ever held
     uint64_t write_queue_cap_bytes = 0;
     uint64_t reads_held = 0;              // reads held back because a connection's queue was full
+    uint32_t rooms_open = 0;              // rooms hosted now, the default room included
+};
+
+// Per-room series (tandem_rooms_*{room="ID"}): the first most_labelled_rooms rooms hosted at
+// once (the default room first) carry their own id for their whole life; any room made while
+// that many are labelled is counted under room="(other)" for its whole life ("(other)" is no
+// room's id: ids are [A-Za-z0-9_-]). A closed room's series are removed. Room ids come from
+// strangers' requests, so without both rules /metrics would grow a series per room ever made;
+// with them it holds at most most_labelled_rooms + 1 room labels, whatever was made.
+inline constexpr uint32_t most_labelled_rooms = 16;
+inline constexpr std::string_view other_rooms_label = "(other)";
+
+// One room's figures for its series.
+struct RoomSeries {
+    std::string id;
+    uint32_t players = 0;
+    uint32_t watchers = 0;
+    uint64_t tick = 0;
 };
 
 // How many recent ticks the lateness quantiles are taken over: 17 s at 60 Hz, so a 20 s
@@ -54,12 +72,28 @@ public:
     // time) or idle_timeout (no next request on a keep-alive connection).
     void http_closed(std::string_view reason);
     void http_response(unsigned status);
+    // POST /rooms made a room; an idle room was closed; a request about rooms was refused, by
+    // its error's name (RoomRequestCode's fixed set).
+    void room_created();
+    void room_adopted();   // failover: a dead owner's room restored here
+    void room_lost();      // its lease or a write refused: another process serves it now
+    // A room is hosted (the default room too): it gets its own label or "(other)" (above).
+    void room_opened(std::string_view id);
+    // A room made by POST /rooms closed for idleness: its series go.
+    void room_closed(std::string_view id);
+    void room_request_refused(std::string_view error);
+    // A room ran `steps` ticks, `late` of them a whole step or more after their boundary.
+    void room_ticked(std::string_view id, uint64_t steps, uint64_t late);
+    // The label a room's series carry ("" for a room never opened).
+    std::string_view room_label(std::string_view id) const;
 
     // Nearest-rank quantile (0..1000 per mille) of the lateness window, in nanoseconds.
     int64_t lateness_quantile_ns(uint32_t per_mille) const;
 
     // The exposition text, with every figure brought up to date.
-    std::string render(const TransportFigures& transport, const RoomFigures& room);
+    // `room`: the default room's figures (the unlabelled tandem_room_* series); `rooms`: every
+    // hosted room's, for the per-room series.
+    std::string render(const TransportFigures& transport, const RoomFigures& room, const std::vector<RoomSeries>& rooms = {});
 
 private:
     struct Impl;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <filesystem>
 
 
 namespace tandem::server {
@@ -119,8 +120,8 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
     std::vector<std::string> known = {"--host", "--port", "--web", "--pkg"};
     if (flags.scenario) known.push_back("--scenario");
     for (const FlagSpec& f : flags.game) known.push_back(f.flag);
-    for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--per-address-limit", "--resume-grace", "--record",
-                          "--store", "--room", "--ticket-key", "--allow-origin", "--help"}) {
+    for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--per-address-limit", "--resume-grace", "--record", "--record-dir",
+                          "--store", "--room", "--advertise", "--room-idle-close", "--tick-threads", "--ticket-key", "--allow-origin", "--help"}) {
         known.emplace_back(f);
     }
     std::string accepted;
@@ -192,9 +193,23 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
             const auto v = count(0, largest_resume_grace_seconds);
             if (!v) return usage(std::string(v.message()));
             o.resume_grace_seconds = *v;
+        } else if (flag == "--room-idle-close") {
+            const auto v = count(1, largest_room_idle_close_seconds);
+            if (!v) return usage(std::string(v.message()));
+            o.room_idle_close_seconds = *v;
+        } else if (flag == "--tick-threads") {
+            const auto v = count(1, largest_tick_threads);
+            if (!v) return usage(std::string(v.message()));
+            o.tick_threads = *v;
         } else if (flag == "--ticket-key") {
             if (value.empty()) return usage("--ticket-key expects a file holding the key tickets are signed with" + got);
             o.ticket_key_path = std::string(value);
+        } else if (flag == "--record-dir") {
+            std::error_code ec;
+            if (value.empty() || !std::filesystem::is_directory(std::string(value), ec)) {
+                return usage("--record-dir expects an existing directory" + got);
+            }
+            o.record_dir = std::string(value);
         } else if (flag == "--record") {
             if (value.empty()) return usage("--record expects a file path" + got);
             o.record_path = std::string(value);
@@ -204,6 +219,14 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
                              "optionally followed by #PREFIX" + got);
             }
             o.store_address = std::string(value);
+        } else if (flag == "--advertise") {
+            auto origin = normalize_origin(value);
+            if (!origin || origin->size() > max_advertise_url_bytes) {
+                return usage("--advertise expects the URL clients reach this process at, such as http://10.0.0.5:8080 "
+                             "(scheme http or https, a host, an optional port, no path; at most " +
+                             std::to_string(max_advertise_url_bytes) + " characters)" + got);
+            }
+            o.advertise_url = std::move(*origin);
         } else if (flag == "--room") {
             if (!store::valid_room_name(value)) return usage("--room expects a name of 1 to 64 of A-Z, a-z, 0-9, _ and -" + got);
             o.room_name = std::string(value);
@@ -219,6 +242,9 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
         } else {
             o.game_values.emplace_back(name, std::string(value));   // a game flag: the game reads it
         }
+    }
+    if (!o.advertise_url.empty() && o.store_address.empty()) {
+        return usage("--advertise tells the processes sharing a store where this one is: it needs --store ADDRESS");
     }
     if (std::find(seen.begin(), seen.end(), "--room") != seen.end() && o.store_address.empty() && o.ticket_key_path.empty()) {
         return usage("--room names the room in its store and in its tickets: it needs --store ADDRESS or --ticket-key FILE");
@@ -307,11 +333,13 @@ std::string serve_help_text(const ServeHelp& help) {
     if (!game_line.empty()) out += indent + game_line.substr(0, game_line.size() - 1) + "\n";
     out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--record FILE]\n";
     out += indent + "[--per-address-limit N] [--resume-grace SECONDS] [--allow-origin ORIGIN]...\n";
-    out += indent + "[--store ADDRESS] [--room NAME] [--ticket-key FILE]\n";
+    out += indent + "[--store ADDRESS] [--advertise URL] [--room NAME] [--ticket-key FILE] [--room-idle-close SECONDS]\n";
+    out += indent + "[--tick-threads N]\n";
     out += "\n";
-    out += "Runs one room" + (help.game.empty() ? std::string() : " of " + help.game) +
-           ": the authoritative simulation, its tick loop, its players and watchers,\n"
-           "and the HTTP server for the page. Prints 'listening on http://HOST:PORT/' once it accepts.\n"
+    out += "Runs a room" + (help.game.empty() ? std::string() : " of " + help.game) +
+           " (the default room): the authoritative simulation, its tick loop, its\n"
+           "players and watchers, and the HTTP server for the page; POST /rooms creates more rooms.\n"
+           "Prints 'listening on http://HOST:PORT/' once it accepts.\n"
            "\n"
            "options:\n";
     help_entry(out, "--host ADDR", "IP address to bind (default 127.0.0.1: this machine only; 0.0.0.0\n"
@@ -351,6 +379,10 @@ std::string serve_help_text(const ServeHelp& help) {
                "(HMAC-SHA256; the file's bytes without trailing whitespace, " + std::to_string(min_ticket_key_bytes) + " to\n" +
                    std::to_string(max_ticket_key_bytes) + "), as a lobby mints them ('tandem ticket --help'). Without\n"
                "it the room is open: anyone may take a free seat or place");
+    help_entry(out, "--record-dir DIR", "write a replay of every room made by POST /rooms or adopted from\n"
+                                        "the store as DIR/ROOM.replay (DIR/ROOM.N.replay when that exists),\n"
+                                        "written as --record's is; an adopted room's starts at the tick it\n"
+                                        "was restored at");
     help_entry(out, "--record FILE", "write the match as a replay that `tandem replay` checks; each\n"
                                      "tick's records are written out (one write, no fsync) before its\n"
                                      "frames are sent, so a kill or crash loses at most the tick in\n"
@@ -365,8 +397,20 @@ std::string serve_help_text(const ServeHelp& help) {
                                        "(docs/scaling.md: what each store can lose). The room's lease\n"
                                        "lasts 1 s, renewed every 250 ms: a second process given the same\n"
                                        "store and room waits for it (at most 2 s), then exits 1");
+    help_entry(out, "--advertise URL", "with --store: where clients reach this process (http(s)://host[:port]).\n"
+                                        "Every process sharing the store hosts the rooms whose owner died\n"
+                                        "(within 2 s of its last lease renewal), and answers a join for a\n"
+                                        "room another process serves with room_moved naming that process's\n"
+                                        "--advertise URL, which the client session follows");
     help_entry(out, "--room NAME", "the room's name in the store and in its tickets, 1 to 64 of A-Z\n"
                                    "a-z 0-9 _ - (default 'default'; with --store or --ticket-key)");
+    help_entry(out, "--room-idle-close SECONDS", "close a room made by POST /rooms once it has had no connection\n"
+                                                 "this long, 1.." + std::to_string(largest_room_idle_close_seconds) +
+                                                     " (default 60; the default room never closes)");
+    help_entry(out, "--tick-threads N", "threads that tick the rooms, 1.." + std::to_string(largest_tick_threads) +
+                                            " (default: the hardware threads but\n"
+                                            "the I/O thread's, at least 2). Each room is stepped on one thread at\n"
+                                            "a time; a slow room holds one thread, the others keep ticking");
     help_entry(out, "--allow-origin ORIGIN", "also accept WebSocket connections from pages at ORIGIN\n"
                                              "(http(s)://host[:port]); repeatable");
     help_entry(out, "--help", "this text");
@@ -375,7 +419,15 @@ std::string serve_help_text(const ServeHelp& help) {
     help_entry(out, "/", "DIR/index.html; /X is the file DIR/X (the page maps its npm\n"
                          "dependencies, e.g. /node_modules/three/build/three.module.js)");
     help_entry(out, "/pkg/X", "the file X of the WebAssembly package (--pkg)");
-    help_entry(out, "/ws", "the room's WebSocket (binary messages only)");
+    help_entry(out, "/ws", "the default room's WebSocket (binary messages only)");
+    help_entry(out, "/ws/ROOM", "the WebSocket of room ROOM (404 room_unknown when there is none)");
+    help_entry(out, "/rooms", "GET: the rooms as JSON (id, game, players, watchers, seats, tick).\n"
+                              "POST a JSON object {\"game\", \"max_players\", \"max_watchers\",\n"
+                              "\"ticket\"} (each optional; the ticket required with --ticket-key,\n"
+                              "and the room it names is the room made): 201 with the room's id.\n"
+                              "At most " + std::to_string(TransportLimits{}.max_rooms) + " rooms made at once, " +
+                                  std::to_string(TransportLimits{}.rooms_per_address) + " per address; every\n"
+                              "refusal is a 4xx or 503 with {\"error\", \"message\"}");
     help_entry(out, "/metrics", "Prometheus text exposition");
     help_entry(out, "/healthz", "200 while the tick loop is on time; 503 when it has fallen behind\n"
                                 "(a tick started over 4 steps late or a step dropped in the last\n"

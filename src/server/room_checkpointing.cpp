@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "tandem/server/os_random.hpp"
@@ -17,12 +18,13 @@ int64_t steady_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// This process as a lease's owner: its host, its pid and a random incarnation, so a process
-// restarted with the same pid is not taken for the one that held the lease before.
-std::string owner_name() {
+}  // namespace
+
+std::string process_owner(const std::string& advertise_url) {
     char host[256] = {};
     if (::gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') host[0] = '?';
-    std::string name = "tandem-serve|" + std::string(host) + "|" + std::to_string(::getpid()) + "|";
+    std::string name = (advertise_url.empty() ? std::string("-") : advertise_url) + "|" + std::string(host).substr(0, 40) +
+                       "|" + std::to_string(::getpid()) + "|";
     static constexpr char hex[] = "0123456789abcdef";
     const net::ResumeToken random = os_resume_token();
     for (uint32_t i = 0; i < 6; ++i) {
@@ -34,16 +36,37 @@ std::string owner_name() {
     return clean.substr(0, store::max_owner_bytes);
 }
 
-}  // namespace
+std::string record_path_in(const std::string& dir, const std::string& room) {
+    if (dir.empty()) return {};
+    std::error_code ec;
+    const std::filesystem::path base(dir);
+    std::filesystem::path path = base / (room + ".replay");
+    for (uint32_t n = 1; std::filesystem::exists(path, ec); ++n) path = base / (room + "." + std::to_string(n) + ".replay");
+    return path.string();
+}
 
-Result<std::unique_ptr<RoomCheckpointing>, ServeUsageError> RoomCheckpointing::open(const std::string& address, const std::string& room) {
+std::string owner_url(std::string_view owner) {
+    const size_t bar = owner.find('|');
+    const std::string_view url = owner.substr(0, bar);
+    if (bar == std::string_view::npos || !(url.starts_with("http://") || url.starts_with("https://"))) return {};
+    return std::string(url);
+}
+
+std::string room_websocket_url(std::string_view url, std::string_view room) {
+    const bool tls = url.starts_with("https://");
+    const std::string_view rest = url.substr(tls ? 8 : 7);
+    return (tls ? "wss://" : "ws://") + std::string(rest) + "/ws/" + std::string(room);
+}
+
+Result<std::unique_ptr<RoomCheckpointing>, ServeUsageError> RoomCheckpointing::open(const std::string& address, const std::string& room,
+                                                                                   const std::string& owner, int64_t wait_ns) {
     auto opened = store::open_store(address);
     if (!opened.ok()) return ServeUsageError{"--store " + address + ": " + std::string(opened.message()), 1};
     std::unique_ptr<RoomCheckpointing> c(new RoomCheckpointing());
     c->store_ = std::move(opened).value();
     c->room_ = room;
-    c->owner_ = owner_name();
-    const int64_t give_up = steady_ns() + room_lease_wait_ns;
+    c->owner_ = owner;
+    const int64_t give_up = steady_ns() + wait_ns;
     for (;;) {
         const auto taken = c->store_->acquire(room, c->owner_, room_lease_restore_ttl_ms);
         if (!taken.ok()) return ServeUsageError{"--store " + address + ": " + std::string(taken.message()), 1};
@@ -52,7 +75,7 @@ Result<std::unique_ptr<RoomCheckpointing>, ServeUsageError> RoomCheckpointing::o
             const auto holder = c->store_->owner(room);
             const std::string who = holder.ok() && holder->has_value() ? **holder : "another process";
             return ServeUsageError{"the room '" + room + "' in --store " + address + " is served by " + who +
-                                   " (its lease did not lapse within 2 s)",
+                                   " (its lease did not lapse in time)",
                                    1};
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -98,6 +121,11 @@ void RoomCheckpointing::hand_back() {
     if (!problem_.empty()) return;
     (void)log_->sync();
     (void)store_->release(room_, owner_);
+}
+
+void RoomCheckpointing::erase() {
+    if (!problem_.empty()) return;
+    (void)store_->erase(room_, owner_);
 }
 
 }  // namespace tandem::server

@@ -1,4 +1,4 @@
-// What an HTTP request is answered: /metrics, /healthz, /ws without an upgrade, a game's
+// What an HTTP request is answered: /metrics, /healthz, /ws without an upgrade, /rooms (rooms.cpp), a game's
 // routes (HttpRoute: answered whenever and from whichever thread the route replies), and the
 // static files (revalidated with ETags, gzipped when the client takes it). The WebSocket
 // origin rule lives here too: it is a property of a request.
@@ -12,7 +12,7 @@
 
 namespace tandem::server::detail {
 
-http::message_generator Server::respond(const http::request<http::string_body>& request) {
+http::message_generator Server::respond(const http::request<http::string_body>& request, const AddressKey& address) {
     const bool head = request.method() == http::verb::head;
     const unsigned version = request.version();
     auto text = [&](http::status status, std::string body, std::string_view type = "text/plain; charset=utf-8") {
@@ -28,6 +28,10 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
         return response;
     };
 
+    {
+        const std::string_view target(request.target().data(), request.target().size());
+        if (target.substr(0, target.find('?')) == "/rooms") return rooms_answer(request, address);
+    }
     if (request.method() != http::verb::get && !head) {
         auto response = text(http::status::method_not_allowed, "only GET and HEAD are served\n");
         response.set(http::field::allow, "GET, HEAD");
@@ -37,7 +41,10 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
     const std::string_view path = target.substr(0, target.find('?'));
     if (path == "/metrics") {
         Mark mark(*this, Activity::metrics);
-        std::string body = metrics_.render(figures_, room_.figures());
+        figures_.rooms_open = static_cast<uint32_t>(rooms_.size());
+        std::vector<RoomSeries> series;
+        for (const auto& [id, room] : rooms_) series.push_back({id, room->reported.players, room->reported.watchers, room->reported.tick});
+        std::string body = metrics_.render(figures_, default_room_->reported, series);
         for (const HttpRoute& route : routes_) {
             if (route.metrics) body += route.metrics();
         }
@@ -48,13 +55,13 @@ http::message_generator Server::respond(const http::request<http::string_body>& 
                                                                .now_ns = now_ns(),
                                                                .started = ticking_started_,
                                                                .draining = draining_,
-                                                               .next_boundary_ns = loop_->next_boundary_ns(),
+                                                               .next_boundary_ns = default_room_->next_boundary_ns,
                                                                .last_fell_behind_ns = last_fell_behind_ns_,
                                                            });
         return text(static_cast<http::status>(http_status(health)), std::string(error_name(health)) + "\n");
     }
-    if (path == "/ws") {
-        auto response = text(http::status::upgrade_required, "/ws is a WebSocket endpoint\n");
+    if (path == "/ws" || path.starts_with("/ws/")) {
+        auto response = text(http::status::upgrade_required, std::string(path) + " is a WebSocket endpoint\n");
         response.set(http::field::upgrade, "websocket");
         return response;
     }

@@ -1,6 +1,6 @@
-// The transport's life: listening, accepting (bounded by max_open_sockets), handing the
-// room's outbox to the connections, SIGINT/SIGTERM and the drain; and serve() and
-// serve_command(), the entry points of server.hpp.
+// The transport's life: listening, accepting (bounded by max_open_sockets), the rooms (made,
+// closed when idle), handing a room's outbox to its connections, SIGINT/SIGTERM and the
+// drain; and serve() and serve_command(), the entry points of server.hpp.
 #include <sys/resource.h>
 
 #include <cstdlib>
@@ -9,39 +9,116 @@
 #include <optional>
 #include <ostream>
 #include <tuple>
+#include <utility>
 
 #include "server/transport.hpp"
 #include "tandem/core/timestep.hpp"
+#include "tandem/net/protocol.hpp"
+#include "tandem/server/room_checkpointing.hpp"
 
 namespace tandem::server::detail {
 
 void Server::ws_closed(const std::shared_ptr<WsSession>& session, bool registered, const Ending& ending) {
     ws_handshaking_.erase(session);
     if (registered) {
-        ws_sessions_.erase(session->id());
+        HostedRoom& room = session->room();
+        room.sessions.erase(session->id());
+        directory_.disconnected(room.id, now_ns());
         --figures_.connections_open;
         metrics_.connection_closed(ending.code, ending.reason);
-        room_.disconnect(session->id(), now_ns());
-        pump_outbox();
+        if (!room.closed) room_disconnect(room, session->id());
     } else {
         metrics_.handshake_refused(ending.reason);
     }
     sockets_closed(&session->address());
 }
 
-void Server::pump_outbox() {
-    sends_.clear();
-    closes_.clear();
-    room_.take_outbox(sends_, closes_);
-    for (Outgoing& message : sends_) {
-        const auto found = ws_sessions_.find(message.to);
-        if (found != ws_sessions_.end()) found->second->enqueue(std::move(message.bytes));
+void Server::report_back(HostedRoom& room, RoomReport report, std::function<void()> then) {
+    room.port->take_outbox(report.sends, report.closes);
+    report.figures = room.port->figures();
+    asio::post(io_, [this, held = room.shared_from_this(), report = std::move(report), then = std::move(then)]() mutable {
+        deliver(*held, report);
+        if (then) then();
+    });
+}
+
+void Server::room_connect(const std::shared_ptr<WsSession>& s) {
+    const int64_t now = now_ns();
+    asio::post(s->room().strand, [this, s, now] {
+        HostedRoom& room = s->room();
+        if (room.stopped) {
+            asio::post(io_, [s] { s->turned_away(); });
+            return;
+        }
+        const ConnectionId id = room.port->connect(now, s->address());
+        // Joined before the outbox is handed over: its first message (a greeting) is for it.
+        asio::post(io_, [s, id] { s->joined(id); });
+        report_back(room, RoomReport{});
+    });
+}
+
+void Server::room_receive(const std::shared_ptr<WsSession>& s, std::vector<uint8_t> message, int64_t now) {
+    asio::post(s->room().strand, [this, s, id = s->id(), message = std::move(message), now] {
+        HostedRoom& room = s->room();
+        if (room.stopped) {
+            asio::post(io_, [s] { s->message_handled(); });
+            return;
+        }
+        // A due tick first: this message then lands after it, as it arrived after the boundary.
+        // Without it a busy room's tick waits in its strand's queue behind every message posted
+        // before its timer fired (under a flood, tens of milliseconds of them).
+        if (room.loop && now_ns() >= room.loop->next_boundary_ns()) on_tick(room);
+        room.port->receive(id, message, now);
+        report_back(room, RoomReport{}, [s] { s->message_handled(); });
+    });
+}
+
+void Server::room_disconnect(HostedRoom& room, ConnectionId id) {
+    asio::post(room.strand, [this, held = room.shared_from_this(), id] {
+        if (held->stopped) return;
+        held->port->disconnect(id, now_ns());
+        report_back(*held, RoomReport{});
+    });
+}
+
+void Server::room_shut_down(HostedRoom& room, std::function<void()> then, bool retire) {
+    asio::post(room.strand, [this, held = room.shared_from_this(), then = std::move(then), retire]() mutable {
+        if (held->stopped) {
+            asio::post(io_, std::move(then));
+            return;
+        }
+        held->stopped = true;
+        held->timer->cancel();
+        if (retire) {
+            held->port->retire(now_ns());
+        } else {
+            held->port->shut_down(now_ns());
+        }
+        report_back(*held, RoomReport{}, std::move(then));
+    });
+}
+
+void Server::room_hand_off(HostedRoom& room, std::function<void(bool)> then) {
+    asio::post(room.strand, [this, held = room.shared_from_this(), then = std::move(then)]() mutable {
+        if (held->stopped) {
+            asio::post(io_, [then = std::move(then)] { then(false); });
+            return;
+        }
+        held->stopped = true;
+        held->timer->cancel();
+        const bool handed = held->port->hand_off(now_ns());
+        report_back(*held, RoomReport{}, [then = std::move(then), handed] { then(handed); });
+    });
+}
+
+void Server::send_on(HostedRoom& room, const std::string& url) {
+    auto bytes = std::make_shared<std::vector<uint8_t>>();
+    net::encode(*bytes, net::ErrorMsg{net::ErrorCode::room_moved, url});
+    const SharedBytes greeting = std::move(bytes);
+    for (auto& [id, session] : std::map(room.sessions)) {
+        session->enqueue(greeting);
+        session->close(net::websocket_close_code(net::CloseReason::room_moved), std::string(net::error_name(net::CloseReason::room_moved)));
     }
-    for (CloseOrder& order : closes_) {
-        const auto found = ws_sessions_.find(order.who);
-        if (found != ws_sessions_.end()) found->second->close(order.code, std::move(order.reason));
-    }
-    sends_.clear();  // drop the shared buffers now, not at the next tick
 }
 
 void Server::accept() {
@@ -99,19 +176,54 @@ void Server::admit(tcp::socket socket) {
 void Server::begin_drain() {
     if (draining_) return;
     draining_ = true;
+    hosted_changed();   // nothing hosted, nothing adopted from now on
     error_code ignored;
     acceptor_.close(ignored);
-    tick_timer_.cancel();
     accept_retry_.cancel();
-    room_.shut_down(now_ns());
-    pump_outbox();
-    // The room closed its connections with 1001; anything it did not, and every socket
-    // that is not a room connection yet, goes the same way.
-    for (auto& [id, session] : std::map(ws_sessions_)) session->close(close_going_away, "going_away");
+    idle_timer_.cancel();
+    // Each room shuts down on its strand and closes its connections with 1001 after what it
+    // queued; whatever it did not close, and every socket that is not a room connection yet,
+    // goes the same way once its last outbox is handed over.
+    // With a store, a room is handed off instead: its checkpoint and lease given back, its
+    // clients kept waiting until a peer's scan takes the room and this process's (hurried) scan
+    // learns which peer, when each client is sent there (set_moved); those no peer took within
+    // handoff_wait_ns are closed with 1001 as without a store.
+    auto close_all = [](HostedRoom& held) {
+        for (auto& [id, session] : std::map(held.sessions)) session->close(close_going_away, "going_away");
+    };
+    for (auto& [name, room] : rooms_) {
+        room->closed = true;
+        if (!store_watch_) {
+            room_shut_down(*room, [held = room, close_all] { close_all(*held); });
+            continue;
+        }
+        room_hand_off(*room, [this, held = room, close_all](bool handed) {
+            if (!handed) {
+                close_all(*held);
+                return;
+            }
+            handing_off_.insert(held->id);
+            if (const auto moved = moved_.find(held->id); moved != moved_.end()) {
+                send_on(*held, moved->second);
+                handing_off_.erase(held->id);
+            }
+        });
+    }
+    if (store_watch_) {
+        store_watch_->hurry();
+        handoff_timer_.expires_after(duration(handoff_wait_ns));
+        handoff_timer_.async_wait([this, close_all](const error_code& ec) {
+            if (ec) return;
+            for (const std::string& id : std::exchange(handing_off_, {})) {
+                if (const auto found = rooms_.find(id); found != rooms_.end()) close_all(*found->second);
+            }
+        });
+    }
     for (const auto& session : std::set(ws_handshaking_)) session->tear_down();
     for (const auto& session : std::set(http_sessions_)) session->tear_down();
     for (const auto& refusal : std::set(refusals_)) refusal->tear_down();
-    drain_timer_.expires_after(duration(limits_.drain_deadline_ns));
+    // A hand-over may take its wait and then the close's timeout.
+    drain_timer_.expires_after(duration(limits_.drain_deadline_ns + (store_watch_ ? handoff_wait_ns : 0)));
     drain_timer_.async_wait([this](const error_code& ec) {
         if (ec) return;
         io_.stop();  // what has not closed by now is dropped with the process
@@ -171,14 +283,16 @@ int Server::run(std::ostream& out, std::ostream& err) {
         ::setrlimit(RLIMIT_NOFILE, &files);
     }
 
-    const int64_t step_ns = step_ns_for_hz(room_.tick_hz());
-    auto loop = TickLoop::create(TickLoopConfig{.step_ns = step_ns}, now_ns());
-    if (!loop.ok()) {
-        err << options_.program << ": tick loop refused: " << loop.message() << "\n";
-        return 2;
+    // /healthz judges the default room's tick loop, as before there were others.
+    health_policy_ = health_policy_for_step(step_ns_for_hz(default_room_->tick_hz));
+    if (!options_.ticket_key_path.empty()) {
+        auto key = read_ticket_key(options_.ticket_key_path);
+        if (!key.ok()) {
+            err << options_.program << ": " << key.message() << "\n";
+            return 2;
+        }
+        ticket_key_ = std::move(key).value();
     }
-    loop_.emplace(std::move(loop).value());
-    health_policy_ = health_policy_for_step(step_ns);
     figures_.write_queue_cap_bytes = limits_.write_queue_cap_bytes;
     if (const char* path = std::getenv("TANDEM_SERVE_TRACE_LATE"); path != nullptr && *path != '\0') {
         trace_out_ = std::fopen(path, "w");
@@ -207,7 +321,18 @@ int Server::run(std::ostream& out, std::ostream& err) {
         });
     });
     accept();
-    schedule_tick();
+    rooms_[default_room_->id] = default_room_;
+    directory_.add(default_room_->id, default_room_->game, AddressKey{}, now_ns(), /*permanent=*/true);
+    metrics_.room_opened(default_room_->id);   // the first label: the default room's series are always its own
+    default_room_->reported = default_room_->port->figures();   // before the pool shares it
+    if (std::string problem; !start_ticking(*default_room_, &problem)) {
+        err << options_.program << ": tick loop refused: " << problem << "\n";
+        return 2;
+    }
+    schedule_idle_check();
+    pool_work_.emplace(pool_.get_executor());
+    for (uint32_t i = tick_threads(); i > 0; --i) pool_threads_.emplace_back([this] { pool_.run(); });
+    start_store_watch();
     const std::string shown = address.is_v6() ? "[" + options_.host + "]" : options_.host;
     out << "listening on http://" << shown << ":" << port << "/" << std::endl;
     {
@@ -217,7 +342,21 @@ int Server::run(std::ostream& out, std::ostream& err) {
     io_.run();
     // Sessions still open when the loop stopped (the drain deadline passed): a read held for
     // a full queue owns its session, so it is let go here like every pending handler.
-    for (auto& [id, session] : ws_sessions_) session->drop_held_read();
+    for (auto& [name, room] : rooms_) {
+        for (auto& [id, session] : room->sessions) session->drop_held_read();
+    }
+    // The tick pool ends once every strand's last handler has run: each room stopped (a drain
+    // past its deadline may not have reached one, so it is stopped here), nothing left waiting.
+    for (auto& [name, room] : rooms_) {
+        asio::post(room->strand, [held = room] {
+            held->stopped = true;
+            held->timer->cancel();
+        });
+    }
+    store_watch_.reset();   // stopped by the drain, or here when the loop stopped otherwise
+    pool_work_.reset();
+    for (std::thread& t : pool_threads_) t.join();
+    pool_threads_.clear();
     {
         // A route's answer from now on has no server to go to.
         const std::lock_guard lock(reply_gate_->mutex);
@@ -244,7 +383,8 @@ std::optional<std::string> route_problem(const HttpRoute& route) {
     if (!path.starts_with('/') || path.find('?') != std::string_view::npos) {
         return "a route's path is a URL path without a query (got '" + route.path + "')";
     }
-    if (path == "/" || path == "/ws" || path == "/metrics" || path == "/healthz" || path == "/pkg" || path.starts_with("/pkg/")) {
+    if (path == "/" || path == "/ws" || path.starts_with("/ws/") || path == "/rooms" || path.starts_with("/rooms/") ||
+        path == "/metrics" || path == "/healthz" || path == "/pkg" || path.starts_with("/pkg/")) {
         return "a route may not take " + route.path + " (the transport serves it)";
     }
     if (!route.handle) return "the route " + route.path + " has no handler";
@@ -254,7 +394,7 @@ std::optional<std::string> route_problem(const HttpRoute& route) {
 }  // namespace
 
 int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute> routes, const TransportLimits& limits,
-          std::ostream& out, std::ostream& err) {
+          std::ostream& out, std::ostream& err, std::span<const RoomKind> kinds) {
     for (size_t i = 0; i < routes.size(); ++i) {
         std::optional<std::string> problem = route_problem(routes[i]);
         for (size_t j = 0; j < i && !problem; ++j) {
@@ -269,8 +409,9 @@ int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute
     if (options.per_address_limit) {
         effective.connections_per_address = *options.per_address_limit;
         effective.handshakes_per_address = *options.per_address_limit;
+        effective.rooms_per_address = *options.per_address_limit;
     }
-    Server server(options, room, routes, effective);
+    Server server(options, room, routes, effective, kinds);
     return server.run(out, err);
 }
 
@@ -295,6 +436,7 @@ int serve_command(std::span<const std::string_view> args, const ServeGame& game,
     options.seats_per_address = options.per_address_limit.value_or(limits.seats_per_address);
     options.watchers_per_address = options.per_address_limit.value_or(limits.watchers_per_address);
     if (!options.pkg_dir_given) options.pkg_dir = default_pkg_dir(game.name);
+    if (!options.store_address.empty()) options.store_owner = process_owner(options.advertise_url);
     if (!options.scenario.empty() && game.scenario_problem) {
         if (const auto problem = game.scenario_problem(options.scenario)) {
             err << game.program << ": " << *problem << "\n";
@@ -318,7 +460,7 @@ int serve_command(std::span<const std::string_view> args, const ServeGame& game,
         err << game.program << ": " << room.message() << "\n";
         return room.error().exit_status;
     }
-    return serve(options, *room.value(), game.routes, limits, out, err);
+    return serve(options, *room.value(), game.routes, limits, out, err, game.room_kinds);
 }
 
 }  // namespace tandem::server

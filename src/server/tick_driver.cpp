@@ -1,59 +1,130 @@
-// The tick driver: the timer that wakes at each boundary, the due steps it runs (catching up
-// or dropping as TickLoop decides), the sends they queue flushed once and in slices, and the
-// late-tick trace (TANDEM_SERVE_TRACE_LATE).
+// The tick driver: each room's timer on its strand of the tick pool, the due steps it runs
+// there (catching up or dropping as the room's TickLoop decides), the report of them handed to
+// the I/O thread, whose sends are flushed once and in slices, and the late-tick trace
+// (TANDEM_SERVE_TRACE_LATE: the default room's ticks, against what held the I/O thread).
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <thread>
 
 #include "server/transport.hpp"
+#include "tandem/core/timestep.hpp"
 
 namespace tandem::server::detail {
 
-void Server::schedule_tick() {
-    tick_timer_.expires_at(steady_at(loop_->next_boundary_ns()));
-    tick_timer_.async_wait([this](const error_code& ec) {
-        if (!ec && !draining_) on_tick();
+uint32_t Server::tick_threads() const {
+    if (options_.tick_threads) return *options_.tick_threads;
+    // One thread per hardware thread but the I/O thread's, and at least two: with one, a room
+    // whose step is slow would hold every other room's tick; with two, one slow room (or
+    // step) at a time leaves the others on time, even on a two-core machine, where that is one
+    // thread more than the cores beside the I/O thread (a tick is short; the OS shares them).
+    const uint32_t hardware = std::thread::hardware_concurrency();
+    return std::max<uint32_t>(2, hardware > 1 ? hardware - 1 : 1);
+}
+
+bool Server::start_ticking(HostedRoom& room, std::string* problem) {
+    auto loop = TickLoop::create(TickLoopConfig{.step_ns = step_ns_for_hz(room.tick_hz)}, now_ns());
+    if (!loop.ok()) {
+        if (problem) *problem = std::string(loop.message());
+        return false;
+    }
+    room.next_boundary_ns = loop.value().next_boundary_ns();
+    // The loop is the strand's from here on.
+    asio::post(room.strand, [this, held = room.shared_from_this(), loop = std::move(loop).value()]() mutable {
+        held->loop.emplace(std::move(loop));
+        schedule_tick(*held);
+    });
+    return true;
+}
+
+void Server::schedule_tick(HostedRoom& room) {
+    if (room.stopped) return;
+    room.timer->expires_at(steady_at(room.loop->next_boundary_ns()));
+    // The handler holds the room: a room closed meanwhile is let go once its last wait ends.
+    room.timer->async_wait([this, held = room.shared_from_this()](const error_code& ec) {
+        if (!ec && !held->stopped) on_tick(*held);
     });
 }
 
-void Server::on_tick() {
-    const int64_t woke = now_ns();
-    const TickAdvance advance = loop_->advance(woke);
-    if (advance.clock_went_back) metrics_.clock_rolled_back();
-    if (advance.dropped > 0) {
-        metrics_.ticks_dropped(advance.dropped);
-        last_fell_behind_ns_ = woke;
-    }
-    const int64_t step = loop_->step_ns();
-    batching_ = true;
+// On the room's strand: runs the due steps, then posts what they queued and cost to the I/O
+// thread in one report, so a catch-up of several steps is one hand-over (and one system call
+// per connection), as before the pool.
+void Server::on_tick(HostedRoom& room) {
+    RoomReport report;
+    report.woke_ns = now_ns();
+    const TickAdvance advance = room.loop->advance(report.woke_ns);
+    report.clock_went_back = advance.clock_went_back;
+    report.dropped = advance.dropped;
+    const int64_t step = room.loop->step_ns();
+    report.step_length_ns = step;
     for (uint64_t k = 0; k < advance.executed; ++k) {
         // The executed steps are the last `executed` boundaries the advance consumed.
-        const int64_t boundary = loop_->last_boundary_ns() - static_cast<int64_t>(advance.executed - 1 - k) * step;
+        const int64_t boundary = room.loop->last_boundary_ns() - static_cast<int64_t>(advance.executed - 1 - k) * step;
         const int64_t start = now_ns();
-        const int64_t lateness = start - boundary;
-        if (trace_ && k == 0) trace_late(boundary, start, woke, advance.executed);
-        {
-            Mark mark(*this, Activity::step);
-            room_.tick(start);
-        }
+        room.port->tick(start);
         const int64_t ticked = now_ns();
-        {
-            Mark mark(*this, Activity::build);
-            pump_outbox();
-        }
-        if (k + 1 == advance.executed) {
-            Mark mark(*this, Activity::send);
-            flush_batch();  // the send time is the last step's
-        }
-        const int64_t sent = now_ns();
-        loop_->record_step_duration_ns(ticked - start);
-        metrics_.tick_ran(lateness, lateness >= step, ticked - start, room_.figures().last_step_ns, sent - ticked);
-        if (lateness > health_policy_.lateness_bound_ns) last_fell_behind_ns_ = start;
-        ++ticks_run_;
-        ticking_started_ = true;
+        room.port->take_outbox(report.sends, report.closes);
+        room.loop->record_step_duration_ns(ticked - start);
+        report.steps.push_back({boundary, start, ticked - start, room.port->figures().last_step_ns});
     }
-    flush_batch();  // (no step ran)
-    schedule_tick();
+    report.next_boundary_ns = room.loop->next_boundary_ns();
+    report.figures = room.port->figures();
+    asio::post(io_, [this, held = room.shared_from_this(), report = std::move(report)]() mutable { deliver(*held, report); });
+    schedule_tick(room);
+}
+
+void Server::deliver(HostedRoom& room, RoomReport& report) {
+    Mark mark(*this, Activity::send);
+    room.reported = std::move(report.figures);
+    if (report.next_boundary_ns != 0) room.next_boundary_ns = report.next_boundary_ns;
+    if (room.reported.lost && !room.closed && !draining_) {
+        metrics_.room_lost();
+        if (&room == default_room_.get()) {
+            // As a process whose one room this was: it stops, for its supervisor to start again.
+            asio::post(io_, [this] { begin_drain(); });
+        } else {
+            room.closed = true;   // turned away from now on; forgotten after this report
+            asio::post(io_, [this, id = room.id] { close_room(id, /*retire=*/false); });
+        }
+    }
+    // /healthz judges the default room alone: a room a stranger made slow must not make the
+    // process look unhealthy to whatever restarts it.
+    const bool judged = &room == default_room_.get();
+    if (report.clock_went_back) metrics_.clock_rolled_back();
+    if (report.dropped > 0) {
+        metrics_.ticks_dropped(report.dropped);
+        if (judged) last_fell_behind_ns_ = report.woke_ns;
+    }
+    if (trace_ && judged && !report.steps.empty()) {
+        trace_late(report.steps.front().boundary_ns, report.steps.front().start_ns, report.woke_ns, report.steps.size());
+    }
+    const int64_t handed = now_ns();
+    batching_ = !report.steps.empty();
+    for (Outgoing& message : report.sends) {
+        const auto found = room.sessions.find(message.to);
+        if (found != room.sessions.end()) found->second->enqueue(std::move(message.bytes));
+    }
+    for (CloseOrder& order : report.closes) {
+        const auto found = room.sessions.find(order.who);
+        if (found != room.sessions.end()) found->second->close(order.code, std::move(order.reason));
+    }
+    report.sends.clear();  // drop the shared buffers now, not when the report goes
+    if (report.steps.empty()) return;
+    flush_batch();
+    const int64_t sent = now_ns() - handed;
+    uint64_t late = 0;
+    for (size_t k = 0; k < report.steps.size(); ++k) {
+        const RoomReport::Step& s = report.steps[k];
+        const int64_t lateness = s.start_ns - s.boundary_ns;
+        // The send time is the last step's: its frames and the earlier steps' go out together.
+        metrics_.tick_ran(lateness, lateness >= report.step_length_ns, s.room_ns, s.step_ns, k + 1 == report.steps.size() ? sent : 0);
+        if (lateness >= report.step_length_ns) ++late;
+        if (judged && lateness > health_policy_.lateness_bound_ns) last_fell_behind_ns_ = s.start_ns;
+        ++ticks_run_;
+        if (judged) ticking_started_ = true;
+    }
+    metrics_.room_ticked(room.id, report.steps.size(), late);
 }
 
 void Server::trace_late(int64_t boundary, int64_t start, int64_t woke, uint64_t executed) {

@@ -1,5 +1,7 @@
-// WsSession: the handshake, the read loop into the room, and the writer that sends the
-// room's shared frames and Beast's own writes in order (see ws_session.hpp).
+// WsSession: the handshake, the read loop into the room (each message posted to the room's
+// strand, at most max_messages_in_flight at once), and the writer that sends the room's shared
+// frames and Beast's own writes in order (see ws_session.hpp). Everything here runs on the I/O
+// thread; the room is only ever reached through the server's room_* calls.
 #include "server/ws_session.hpp"
 
 #include <sys/socket.h>
@@ -27,8 +29,9 @@ void SocketGate::teardown_after_writes(std::function<void()> done) {
 }
 
 
-WsSession::WsSession(Server& server, beast::tcp_stream&& stream, const AddressKey& address)
+WsSession::WsSession(Server& server, std::shared_ptr<HostedRoom> room, beast::tcp_stream&& stream, const AddressKey& address)
     : server_(server),
+      room_(std::move(room)),
       ws_(std::move(stream)),
       address_(address),
       queue_(server.limits().write_queue_cap_bytes),
@@ -76,7 +79,7 @@ void WsSession::accept(http::request<http::string_body> request) {
     ws_.auto_fragment(false);
     // The largest legal client message, not Beast's 16 MiB default: a peer cannot make the
     // server buffer more than one message of the protocol.
-    ws_.read_message_max(server_.room().max_client_message_bytes());
+    ws_.read_message_max(room_->max_message);
     ws_.binary(true);
     // Called by Beast's read for every control frame it takes, before it answers a ping.
     ws_.control_callback([this](websocket::frame_type kind, beast::string_view) {
@@ -93,17 +96,40 @@ void WsSession::on_accept(const error_code& ec) {
         finish({1006, "handshake_failed"});
         return;
     }
-    if (server_.draining()) {
-        close(close_going_away, "going_away");
+    if (server_.draining() || room_->closed) {
+        // A room closed for idleness while this upgrade was under way: nobody to join.
+        close(close_going_away, room_->closed ? "room_closed" : "going_away");
         read();
         return;
     }
     accepted_ = true;
-    id_ = server_.room().connect(now_ns(), address_);
+    server_.room_connect(shared_from_this());
+}
+
+void WsSession::joined(ConnectionId id) {
+    if (finished_) {
+        // Ended (a timeout, a failed write) while the room was taking it: the room forgets it.
+        server_.room_disconnect(*room_, id);
+        return;
+    }
+    id_ = id;
     registered_ = true;
     server_.ws_registered(shared_from_this());
     read();
-    server_.pump_outbox();
+}
+
+void WsSession::turned_away() {
+    if (finished_) return;
+    close(close_going_away, room_->closed ? "room_closed" : "going_away");
+    read();
+}
+
+void WsSession::message_handled() {
+    --in_flight_;
+    if (read_waits_ && !finished_) {
+        read_waits_ = false;
+        read();
+    }
 }
 
 void WsSession::read() {
@@ -119,10 +145,6 @@ void WsSession::on_read(const error_code& ec, size_t bytes) {
         finish(std::move(ending));
         return;
     }
-    // A due tick first (see tick_if_due): this message then lands after it, as it arrived
-    // after the boundary. The tick may have closed this connection.
-    server_.tick_if_due();
-    if (finished_) return;
     if (close_after_queue_ || close_sent_) {
         // Closing: keep reading until the peer's close frame, but hand nothing more on.
         buffer_.consume(buffer_.size());
@@ -139,10 +161,13 @@ void WsSession::on_read(const error_code& ec, size_t bytes) {
         return;
     }
     const auto* data = static_cast<const uint8_t*>(buffer_.cdata().data());
-    server_.room().receive(id_, std::span<const uint8_t>(data, buffer_.size()), now_ns());
+    server_.room_receive(shared_from_this(), std::vector<uint8_t>(data, data + buffer_.size()), now_ns());
     buffer_.consume(buffer_.size());
-    server_.pump_outbox();
-    if (!finished_) read();
+    if (++in_flight_ >= max_messages_in_flight) {
+        read_waits_ = true;   // message_handled reads on
+        return;
+    }
+    read();
 }
 
 void WsSession::enqueue(SharedBytes message) {

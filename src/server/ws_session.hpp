@@ -24,6 +24,7 @@ namespace tandem::server::detail {
 
 class Server;
 class WsSession;
+struct HostedRoom;
 
 // The stream under Beast's websocket::stream: reads pass straight to the socket; every
 // write Beast makes is copied (a handshake answer or a control frame, a few dozen bytes)
@@ -135,10 +136,17 @@ void async_teardown(beast::role_type, SocketGate& gate, Handler&& handler) {
 // them.
 class WsSession : public std::enable_shared_from_this<WsSession> {
 public:
-    // `address`: the peer's, whose connection (and unfinished upgrade) the server counts.
-    WsSession(Server& server, beast::tcp_stream&& stream, const AddressKey& address);
+    // `address`: the peer's, whose connection (and unfinished upgrade) the server counts;
+    // `room`: the one it joins, held until the session ends.
+    WsSession(Server& server, std::shared_ptr<HostedRoom> room, beast::tcp_stream&& stream, const AddressKey& address);
     void accept(http::request<http::string_body> request);
     void give_pipelined(std::vector<uint8_t> bytes) { ws_.next_layer().give_pipelined(std::move(bytes)); }
+    // From the room's strand, by way of the I/O thread: the room took the connection as `id`
+    // (reading starts now), or it had shut down (closed 1001).
+    void joined(ConnectionId id);
+    void turned_away();
+    // A message this session read has been handled by the room: reading goes on if it waited.
+    void message_handled();
     void enqueue(SharedBytes message);
     // Sends what is queued, then the close frame; tears the socket down if that stalls.
     void close(uint16_t code, std::string reason);
@@ -150,6 +158,7 @@ public:
     bool reading_allowed(size_t read_bytes) const;
     void drop_held_read() { ws_.next_layer().drop_held_read(); }
     Server& server() { return server_; }
+    HostedRoom& room() { return *room_; }
 
     // ---- the writer, for SocketGate ----
     // Bytes Beast wrote (whole frames, or the handshake's HTTP answer), sent next between frames.
@@ -184,6 +193,7 @@ private:
     void finish(Ending ending);
 
     Server& server_;
+    std::shared_ptr<HostedRoom> room_;
     websocket::stream<SocketGate> ws_;
     beast::flat_buffer buffer_;
     AddressKey address_;
@@ -202,6 +212,13 @@ private:
     asio::steady_timer close_timer_;
     ConnectionId id_ = 0;
     bool registered_ = false;  // the room knows this connection
+    // Messages read and posted to the room's strand but not yet handled. Past
+    // max_messages_in_flight the next read waits (TCP then stops the peer), so a peer sending
+    // faster than its room steps (a slow room, a flood) queues at most that many messages on
+    // the pool, never an unbounded number.
+    static constexpr uint32_t max_messages_in_flight = 16;
+    uint32_t in_flight_ = 0;
+    bool read_waits_ = false;
     bool accepted_ = false;    // the handshake is done: what Beast writes now is frames
     bool finished_ = false;
     std::optional<websocket::close_reason> close_after_queue_;

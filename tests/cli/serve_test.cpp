@@ -57,7 +57,7 @@ TEST_CASE("serve --game ships --help shows ships' flags, its scenarios and its s
     const Ran r = run({"serve", "--game", "ships", "--help"});
     CHECK(r.status == 0);
     CHECK(r.out.starts_with("usage: tandem serve --game ships"));
-    CHECK(r.out.find("Runs one room of ships") != std::string::npos);
+    CHECK(r.out.find("Runs a room of ships (the default room)") != std::string::npos);
     CHECK(r.out.find("  --tick-hz HZ ") != std::string::npos);
     CHECK(r.out.find("1..1000 (default: the game's, 30)") != std::string::npos);
     CHECK(r.out.find("  --seed N ") != std::string::npos);

@@ -21,7 +21,7 @@ async function openVerifying(query, context = env.browser.context) {
   return page;
 }
 
-// A hello of protocol 4, whole: u8 type | u16 version | u64 fingerprint | u8 role | u8 n | n bytes
+// A hello of protocol 5 (its layout unchanged since 4), whole: u8 type | u16 version | u64 fingerprint | u8 role | u8 n | n bytes
 // of the game's name | u8 t | t bytes of a resume token | u16 k | k bytes of a ticket.
 function isHello(bytes) {
   if (bytes[0] !== 0x01 || bytes.length < 16 + bytes[12]) return false;

@@ -187,6 +187,21 @@ describe('the session adapter', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(FakeSocket.all.length, 1);
   }));
+
+  test('a room that moved to another process: the next socket goes at once to the URL the session was told, and stays there', () => withFakeSocket(async () => {
+    let movedTo = '';
+    const moving = { ...tandem, ClientSession: class extends tandem.ClientSession {
+      get movedTo() { return movedTo; }
+      get reconnectDelayMs() { return movedTo ? 0 : 250; }
+    } };
+    const adapter = new SessionAdapter(moving, { serverUrl: 'ws://a/ws/r1', watch: false, debug: false }, { view: {} });
+    FakeSocket.all[0].open();
+    movedTo = 'ws://b:9/ws/r1';   // the session read a room_moved
+    FakeSocket.all[0].drop(1012);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(FakeSocket.all.map((socket) => socket.url), ['ws://a/ws/r1', 'ws://b:9/ws/r1']);
+    adapter.dispose();
+  }));
 });
 
 describe('the session adapter over each game\'s package and plugin, in Node', () => {

@@ -1,6 +1,6 @@
 // The lockstep protocol written and read byte by byte from its documented layout
 // (include/tandem/net/protocol.hpp), little-endian, so the tests of the ES module's Room and
-// Replay check them against bytes the code under test did not produce. Protocol version 4:
+// Replay check them against bytes the code under test did not produce. Protocol version 5:
 // the game's name in the hello and the welcome, its config, commands and section digests as
 // opaque payloads (the arena's command is 8 bytes, its target); the hello's length-prefixed
 // resume token and ticket (none here), and a token that may end a player's welcome, which the
@@ -29,7 +29,7 @@ export function nativeFingerprintHash() {
 
 // The protocol version these layouts are (protocol_version), and the game every room of the
 // ES module plays. The arena's command is its steer target, i32 x raw | i32 y raw.
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 export const ARENA_COMMAND_BYTES = 8;
 
 // u8 type | u16 version | u64 fingerprint hash | u8 role (0 play, 1 watch) | u8 n | n bytes of

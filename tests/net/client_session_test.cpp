@@ -581,6 +581,53 @@ TEST_CASE("refusals retrying cannot cure stop reconnects, the others back off 0,
     }
 }
 
+TEST_CASE("room_moved is followed at once to the WebSocket URL it names, at most max_room_moves times between verified ticks", "[client_session]") {
+    Connected c;
+    const std::string url = "ws://10.0.0.2:9090/ws/r1";
+    for (uint32_t move = 1; move <= max_room_moves; ++move) {
+        c.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, url}), c.now);
+        c.session.on_disconnected(c.now);
+        CHECK(c.session.should_reconnect());
+        CHECK(c.session.moved_to() == url);
+        CHECK(c.session.reconnect_delay_ns() == 0);   // at once, not on the backoff
+        c.session.on_connected(c.now);
+        // A failure after the move (no room_moved) backs off as usual, to the same place.
+        c.session.on_disconnected(c.now);
+        CHECK(c.session.reconnect_delay_ns() > 0);
+        CHECK(c.session.moved_to() == url);
+        c.session.on_connected(c.now);
+    }
+    c.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, url}), c.now);
+    CHECK_FALSE(c.session.should_reconnect());   // a loop between processes ends
+}
+
+TEST_CASE("a tick verified resets the room_moved count, so a room may move again later", "[client_session]") {
+    Connected c;
+    for (uint32_t move = 0; move < max_room_moves; ++move) {
+        c.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, "ws://a:1/ws/r"}), c.now);
+    }
+    c.session.receive(c.server.frame(), c.now);
+    REQUIRE(c.session.advance(c.now, 16 * ms) == 1);
+    REQUIRE(c.session.figures().verified_ticks > 0);
+    c.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, "ws://b:2/ws/r"}), c.now);
+    CHECK(c.session.should_reconnect());
+    CHECK(c.session.moved_to() == "ws://b:2/ws/r");
+}
+
+TEST_CASE("a room_moved naming anything but a WebSocket URL is not followed and ends the session's retries", "[client_session]") {
+    for (const char* text : {"http://10.0.0.2/ws/r", "javascript:alert(1)", "ws://", "ws:///path", "ws://host/ws/r with space",
+                             "ws://host/\"quoted\"", "wss://h\n/ws/r", ""}) {
+        Connected c;
+        c.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, text}), c.now);
+        CHECK_FALSE(c.session.should_reconnect());
+        CHECK(c.session.moved_to().empty());
+    }
+    Connected ok;
+    ok.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, "wss://[::1]:8443/ws/abc-_"}), ok.now);
+    CHECK(ok.session.should_reconnect());
+    CHECK(ok.session.moved_to() == "wss://[::1]:8443/ws/abc-_");
+}
+
 TEST_CASE("what the page draws from: the state before the last step, the confirmed one, the fraction between, the step's events", "[client_session]") {
     Connected c;
     CHECK(c.session.previous_state() == nullptr);   // a fresh baseline: nothing stepped on it yet

@@ -473,11 +473,12 @@ TEST_CASE("the resume refusals are error codes 11 to 14 on the wire") {
     CHECK(error_name(CloseReason::resume_refused) == "resume_refused");
 }
 
-TEST_CASE("the ticket refusals and address_limit are error codes 15 to 20 on the wire, and 21 is unknown") {
+TEST_CASE("the ticket refusals and address_limit are error codes 15 to 20 on the wire, room_moved is 21, and 22 is unknown") {
     const std::vector<std::pair<net::ErrorCode, std::string_view>> codes = {
         {net::ErrorCode::ticket_missing, "ticket_missing"},   {net::ErrorCode::ticket_forged, "ticket_forged"},
         {net::ErrorCode::ticket_expired, "ticket_expired"},   {net::ErrorCode::ticket_replayed, "ticket_replayed"},
         {net::ErrorCode::ticket_invalid, "ticket_invalid"},   {net::ErrorCode::address_limit, "address_limit"},
+        {net::ErrorCode::room_moved, "room_moved"},
     };
     uint8_t wire = 15;
     for (const auto& [code, name] : codes) {
@@ -486,7 +487,13 @@ TEST_CASE("the ticket refusals and address_limit are error codes 15 to 20 on the
         CHECK(error_name(code) == name);
         ++wire;
     }
-    CHECK(decode_server(Bytes{0x86, 21, 0, 0}).error() == ProtocolError::unknown_error_code);
+    CHECK(decode_server(Bytes{0x86, 22, 0, 0}).error() == ProtocolError::unknown_error_code);
+    // room_moved's text is a URL and arrives whole.
+    const auto moved = decode_server(Bytes{0x86, 21, 3, 0, 'w', 's', ':'});
+    REQUIRE(moved.ok());
+    CHECK(std::get<ErrorMsg>(moved.value()).text == "ws:");
+    CHECK(websocket_close_code(CloseReason::room_moved) == 1012);
+    CHECK(error_name(CloseReason::room_moved) == "room_moved");
     CHECK(websocket_close_code(CloseReason::ticket_refused) == 1008);
     CHECK(websocket_close_code(CloseReason::address_limit) == 1008);
     CHECK(error_name(CloseReason::ticket_refused) == "ticket_refused");
@@ -626,8 +633,8 @@ TEST_CASE("every ProtocolError is reached by a crafted message") {
     CHECK(server_error(welcome) == ProtocolError::payload_too_long);
 
     CHECK(server_error({0x86, 0x00, 0x00, 0x00}) == ProtocolError::unknown_error_code);
-    CHECK(server_error({0x86, 0x15, 0x00, 0x00}) == ProtocolError::unknown_error_code);
-    CHECK(decode_server(Bytes{0x86, 0x14, 0x00, 0x00}).ok());  // address_limit, the newest code
+    CHECK(server_error({0x86, 0x16, 0x00, 0x00}) == ProtocolError::unknown_error_code);
+    CHECK(decode_server(Bytes{0x86, 0x15, 0x00, 0x00}).ok());  // room_moved, the newest code
     Bytes ticketed = {0x01, 0x04, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 5, 'a', 'r', 'e', 'n', 'a', 0, 69, 0};
     Bytes ticket = ticket_bytes();
     ticket[0] = 9;

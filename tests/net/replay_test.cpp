@@ -63,7 +63,7 @@ Bytes baseline_at_0() {
 }  // namespace
 
 TEST_CASE("a replay header is TNDR, format 2, the protocol version and the game's fingerprint hash, little-endian") {
-    Bytes expected = {'T', 'N', 'D', 'R', 2, 0, 4, 0};  // format 2, protocol 4
+    Bytes expected = {'T', 'N', 'D', 'R', 2, 0, 5, 0};  // format 2, protocol 5
     le(expected, arena::fingerprint_hash(), 8);
     Bytes out;
     append_replay_header<Sim>(out);

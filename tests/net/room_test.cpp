@@ -673,7 +673,7 @@ TEST_CASE("the version, game and fingerprint errors say which, in a sentence") {
     const uint32_t a = h.room.connect(0), b = h.room.connect(0);
     h.send(a, hello_bytes(0, 9));
     h.send(b, hello_bytes(0, protocol_version, 0x1234));
-    CHECK(error_of(h.messages(a))->text == "protocol version 9, this server speaks 4");
+    CHECK(error_of(h.messages(a))->text == "protocol version 9, this server speaks 5");
     CHECK(error_of(h.messages(b))->text.find("simulation fingerprint 0000000000001234") == 0);
     const uint32_t c = h.room.connect(0);
     h.send(c, hello_bytes(0, protocol_version, arena::fingerprint_hash(), "ships"));

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using namespace tandem::server;
 
@@ -154,4 +155,54 @@ TEST_CASE("lateness quantiles are nearest-rank over the last 1024 ticks") {
     CHECK(metrics.lateness_quantile_ns(1000) == 7);
     const auto v = read_exposition(metrics.render({}, {}));
     CHECK(v.at("tandem_tick_lateness_window_seconds{quantile=\"1\"}") == Approx(7e-9));
+}
+
+TEST_CASE("per-room series carry the first 16 rooms' own ids and the rest as (other), and a closed room's series go") {
+    ServerMetrics metrics;
+    std::vector<RoomSeries> rooms;
+    for (uint32_t i = 0; i < 20; ++i) {
+        const std::string id = "r" + std::to_string(i);
+        metrics.room_opened(id);
+        rooms.push_back({id, 1, 2, 100 + i});
+        metrics.room_ticked(id, 3, i == 3 ? 1 : 0);
+    }
+    auto count_labels = [](const std::map<std::string, double>& v) {
+        size_t n = 0;
+        for (const auto& [key, value] : v) n += key.starts_with("tandem_rooms_players{") ? 1 : 0;
+        return n;
+    };
+    auto v = read_exposition(metrics.render({}, {}, rooms));
+    CHECK(v["tandem_rooms_players{room=\"r0\"}"] == 1);
+    CHECK(v["tandem_rooms_watchers{room=\"r15\"}"] == 2);
+    CHECK(v["tandem_rooms_tick{room=\"r15\"}"] == 115);
+    CHECK(v["tandem_rooms_ticks_total{room=\"r15\"}"] == 3);
+    CHECK(v["tandem_rooms_late_ticks_total{room=\"r3\"}"] == 1);
+    CHECK(v.count("tandem_rooms_players{room=\"r16\"}") == 0);
+    CHECK(v["tandem_rooms_players{room=\"(other)\"}"] == 4);
+    CHECK(v["tandem_rooms_watchers{room=\"(other)\"}"] == 8);
+    CHECK(v["tandem_rooms_ticks_total{room=\"(other)\"}"] == 12);
+    CHECK(v.count("tandem_rooms_tick{room=\"(other)\"}") == 0);   // several rooms' ticks are no one tick
+    CHECK(count_labels(v) == most_labelled_rooms + 1);
+
+    // A closed room's series go and its label is free for the next room made; a room counted
+    // as (other) stays there for its life.
+    metrics.room_closed("r0");
+    rooms.erase(rooms.begin());
+    metrics.room_opened("r20");
+    rooms.push_back({"r20", 5, 0, 7});
+    v = read_exposition(metrics.render({}, {}, rooms));
+    CHECK(v.count("tandem_rooms_players{room=\"r0\"}") == 0);
+    CHECK(v.count("tandem_rooms_ticks_total{room=\"r0\"}") == 0);
+    CHECK(v["tandem_rooms_players{room=\"r20\"}"] == 5);
+    CHECK(metrics.room_label("r16") == other_rooms_label);
+    CHECK(metrics.room_label("r20") == "r20");
+
+    // However many rooms are made and closed, the labels stay bounded.
+    for (uint32_t i = 0; i < 1000; ++i) {
+        const std::string id = "x" + std::to_string(i);
+        metrics.room_opened(id);
+        metrics.room_ticked(id, 1, 0);
+        metrics.room_closed(id);
+    }
+    CHECK(count_labels(read_exposition(metrics.render({}, {}, rooms))) == most_labelled_rooms + 1);
 }

@@ -130,6 +130,43 @@ TEST_CASE("the flag --ticket-key is read, --room names the room its tickets must
     CHECK(refusal({"--ticket-key", ""}).starts_with("--ticket-key expects a file"));
 }
 
+TEST_CASE("the flag --advertise takes an http(s) origin of at most 120 characters, normalised, and only with --store") {
+    CHECK(parse({"--store", "dir:/tmp/s", "--advertise", "HTTP://Host.Example:8081/"})->options.advertise_url == "http://host.example:8081");
+    CHECK(parse({"--store", "dir:/tmp/s", "--advertise=https://[::1]:8443"})->options.advertise_url == "https://[::1]:8443");
+    CHECK(parse({"--store", "dir:/tmp/s"})->options.advertise_url.empty());
+    for (const char* bad : {"ws://host:1", "http://host/path", "host:8080", "http://"}) {
+        CHECK(refusal({"--store", "dir:/tmp/s", "--advertise", bad}).starts_with("--advertise expects the URL clients reach this process at"));
+    }
+    CHECK(refusal({"--store", "dir:/tmp/s", "--advertise", "http://" + std::string(120, 'h')}).starts_with("--advertise expects"));
+    CHECK(refusal({"--advertise", "http://host:1"}) ==
+          "--advertise tells the processes sharing a store where this one is: it needs --store ADDRESS");
+}
+
+TEST_CASE("the flag --record-dir takes an existing directory and nothing else") {
+    CHECK(parse({"--record-dir", "/tmp"})->options.record_dir == "/tmp");
+    CHECK(refusal({"--record-dir", "/no/such/folder/here"}) == "--record-dir expects an existing directory (got '/no/such/folder/here')");
+    CHECK(refusal({"--record-dir", "/etc/hostname"}) == "--record-dir expects an existing directory (got '/etc/hostname')");
+}
+
+TEST_CASE("the flag --room-idle-close takes whole seconds from 1 to a day, and defaults to a minute") {
+    CHECK(parse({})->options.room_idle_close_seconds == 60);
+    CHECK(parse({"--room-idle-close", "1"})->options.room_idle_close_seconds == 1);
+    CHECK(parse({"--room-idle-close=86400"})->options.room_idle_close_seconds == 86400);
+    CHECK(refusal({"--room-idle-close", "0"}) == "--room-idle-close expects a whole number in 1..86400 (got '0')");
+    CHECK(refusal({"--room-idle-close", "86401"}) == "--room-idle-close expects a whole number in 1..86400 (got '86401')");
+    CHECK(refusal({"--room-idle-close", "1m"}) == "--room-idle-close expects a whole number in 1..86400 (got '1m')");
+    CHECK(refusal({"--room-idle-close"}) == "missing value for --room-idle-close");
+    CHECK(refusal({"--room-idle-close", "5", "--room-idle-close", "6"}).starts_with("--room-idle-close given twice"));
+}
+
+TEST_CASE("the flag --tick-threads takes 1 to 64 threads, and is unset unless given") {
+    CHECK_FALSE(parse({})->options.tick_threads.has_value());
+    CHECK(parse({"--tick-threads", "1"})->options.tick_threads == 1u);
+    CHECK(parse({"--tick-threads", "64"})->options.tick_threads == 64u);
+    CHECK(refusal({"--tick-threads", "0"}) == "--tick-threads expects a whole number in 1..64 (got '0')");
+    CHECK(refusal({"--tick-threads", "65"}) == "--tick-threads expects a whole number in 1..64 (got '65')");
+}
+
 TEST_CASE("serve's --help lists the game's flags, its scenarios and its routes, without them, none") {
     ServeHelp help;
     help.command = "tandem serve --game toy";
@@ -144,7 +181,9 @@ TEST_CASE("serve's --help lists the game's flags, its scenarios and its routes, 
     CHECK(text.find("\n  --crowd N            how many\n                       of them\n") != std::string::npos);
     CHECK(text.find("(orbits, trig)") != std::string::npos);
     CHECK(text.find("\n  /toy/thing           what the toy serves\n") != std::string::npos);
-    CHECK(text.find("Runs one room of toy:") != std::string::npos);
+    CHECK(text.find("Runs a room of toy (the default room):") != std::string::npos);
+    CHECK(text.find("\n  /ws/ROOM ") != std::string::npos);
+    CHECK(text.find("\n  /rooms ") != std::string::npos);
     const std::string bare = serve_help_text();
     CHECK(bare.find("--scenario") == std::string::npos);
     CHECK(bare.find("--tick-hz") == std::string::npos);
@@ -162,7 +201,7 @@ TEST_CASE("without a game's flags or scenarios, the kit's flags alone are accept
     const auto r = parse_serve_args(std::vector<std::string_view>{"--tick-hz", "30"});
     REQUIRE_FALSE(r);
     CHECK(r.message() == "unknown option '--tick-hz' (accepted: --host, --port, --web, --pkg, --input-delay, "
-                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --ticket-key, --allow-origin, --help)");
+                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --record-dir, --store, --room, --advertise, --room-idle-close, --tick-threads, --ticket-key, --allow-origin, --help)");
     CHECK_FALSE(parse_serve_args(std::vector<std::string_view>{"--scenario", "orbits"}));
 }
 
@@ -190,7 +229,7 @@ TEST_CASE("each command-line mistake names the flag and what is accepted") {
     CHECK(refusal({"--allow-origin", "example.com"}).starts_with("--allow-origin expects an origin"));
     CHECK(refusal({"--record", ""}).starts_with("--record expects a file path"));
     CHECK(refusal({"serve"}) == "unknown option 'serve' (accepted: --host, --port, --web, --pkg, --scenario, --tick-hz, "
-                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --store, --room, --ticket-key, --allow-origin, --help)");
+                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --record-dir, --store, --room, --advertise, --room-idle-close, --tick-threads, --ticket-key, --allow-origin, --help)");
     CHECK(refusal({"--verbose"}).starts_with("unknown option '--verbose'"));
 }
 

@@ -51,14 +51,16 @@ export function makeSite() {
 // flags (--frame-bytes, --queue-cap, ...), `serve` the `tandem serve` flags.
 // realRoom: `tandem serve` itself (the room of src/net) instead of the stand-in.
 // `program`: a game's own server program (its main calls serve_main), run with the flags alone.
-export async function startServer({ fixture = [], serve = [], site = makeSite(), env = {}, realRoom = false, program = null } = {}) {
+// `port`: 0 for one the kernel picks, or a port chosen beforehand (freePort) when the server
+// must be told its own address (--advertise).
+export async function startServer({ fixture = [], serve = [], site = makeSite(), env = {}, realRoom = false, program = null, port: listen = 0 } = {}) {
   if (!realRoom && program === null && (!serverBinary || !existsSync(serverBinary))) {
     throw new Error(`TANDEM_TEST_SERVER must name the built tandem_test_server executable (got '${serverBinary ?? ''}')`);
   }
   if (realRoom && (!tandemBinary || !existsSync(tandemBinary))) {
     throw new Error(`TANDEM_BINARY must name the built tandem executable (got '${tandemBinary ?? ''}')`);
   }
-  const common = ['--port', '0', '--web', site.web, '--pkg', site.pkg, ...serve];
+  const common = ['--port', String(listen), '--web', site.web, '--pkg', site.pkg, ...serve];
   const [binary, args] = program !== null ? [program, common]
     : realRoom ? [tandemBinary, ['serve', ...common]] : [serverBinary, [...fixture, '--', ...common]];
   const child = spawn(binary, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -84,6 +86,17 @@ export async function startServer({ fixture = [], serve = [], site = makeSite(),
       return exited;
     },
   };
+}
+
+// A loopback port free now (the kernel's pick, released at once): for a server that must know
+// its port before it starts. Another process could take it meanwhile; on loopback in a test
+// run that is rare, and the server then fails to bind loudly (exit 1), not quietly.
+export async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 // One raw HTTP/1.1 request with exactly the target given (fetch would normalise '..').
@@ -117,11 +130,11 @@ export function rawHttp(port, target, { method = 'GET', headers = {} } = {}) {
 // A WebSocket client speaking raw frames, so tests can send what no library would.
 // localAddress: the source address (any 127.x.y.z on Linux), so tests can act as several
 // addresses; key: a Sec-WebSocket-Key of the test's own; pipelined: bytes sent in the same
-// write as the upgrade request.
-export async function rawWebSocket(port, { origin, localAddress, key = randomBytes(16).toString('base64'), pipelined } = {}) {
+// write as the upgrade request; path: the room's ('/ws' the default room, '/ws/ID' room ID).
+export async function rawWebSocket(port, { origin, localAddress, key = randomBytes(16).toString('base64'), pipelined, path = '/ws' } = {}) {
   const socket = net.connect({ port, host: '127.0.0.1', localAddress });
   await new Promise((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject); });
-  const request = Buffer.from(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+  const request = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
                `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n` +
                (origin ? `Origin: ${origin}\r\n` : '') + '\r\n', 'latin1');
   socket.write(pipelined ? Buffer.concat([request, pipelined]) : request);

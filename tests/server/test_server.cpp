@@ -3,7 +3,8 @@
 // echoes, broadcasts one shared counter frame per tick and obeys a few command bytes, so
 // each transport behaviour can be provoked on purpose. With --game arena it serves the arena's
 // real room instead (exactly as `tandem serve` does) under the same shortened limits, so the
-// hostile tests can run a verifying player beside the attack. Never linked into `tandem`.
+// hostile tests can run a verifying player beside the attack. POST /rooms makes stand-in rooms
+// (game "stand-in") and arena rooms (game "arena"). Never linked into `tandem`.
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -31,8 +32,8 @@ constexpr uint8_t ask_pause = 0xC5;          // no more tick frames to this clie
 
 class StandInRoom final : public RoomPort {
 public:
-    StandInRoom(uint32_t frame_bytes, uint32_t max_message, uint32_t tick_hz, bool echo)
-        : frame_bytes_(frame_bytes < 8 ? 8 : frame_bytes), max_message_(max_message), tick_hz_(tick_hz), echo_(echo) {}
+    StandInRoom(uint32_t frame_bytes, uint32_t max_message, uint32_t tick_hz, bool echo, uint32_t seats = 4)
+        : frame_bytes_(frame_bytes < 8 ? 8 : frame_bytes), max_message_(max_message), tick_hz_(tick_hz), echo_(echo), seats_(seats) {}
 
     ConnectionId connect(int64_t, const AddressKey&) override {
         const ConnectionId id = next_id_++;
@@ -86,6 +87,7 @@ public:
         RoomFigures f;
         f.tick = tick_;
         f.watchers = static_cast<uint32_t>(open_.size());
+        f.seats = seats_;
         f.frames_built = frames_built_;
         return f;
     }
@@ -97,6 +99,7 @@ private:
     uint32_t max_message_;
     uint32_t tick_hz_;
     bool echo_;
+    uint32_t seats_;
     ConnectionId next_id_ = 1;
     uint64_t tick_ = 0;
     uint64_t frames_built_ = 0;
@@ -112,7 +115,7 @@ private:
 //          [--idle-ms N] [--handshake-ms N] [--close-ms N] [--http-idle-ms N] [--request-ms N]
 //          [--pings-per-second N] [--connections-per-address N] [--handshakes-per-address N]
 //          [--seats-per-address N] [--watchers-per-address N] [--max-open-sockets N]
-//          [--echo 0|1] [--game arena] -- SERVE-ARGS...
+//          [--max-rooms N] [--rooms-per-address N] [--echo 0|1] [--game arena] -- SERVE-ARGS...
 // SERVE-ARGS are `tandem serve`'s, for a stand-in "game" with two flags of its own (--tick-hz,
 // and --size, which a scenario fixes) and two scenarios (one, two), so the command's handling
 // of a game's flags is exercised too.
@@ -158,6 +161,8 @@ int main(int argc, char** argv) {
         else if (flag == "--seats-per-address") limits.seats_per_address = static_cast<uint32_t>(value);
         else if (flag == "--watchers-per-address") limits.watchers_per_address = static_cast<uint32_t>(value);
         else if (flag == "--max-open-sockets") limits.max_open_sockets = static_cast<uint32_t>(value);
+        else if (flag == "--max-rooms") limits.max_rooms = static_cast<uint32_t>(value);
+        else if (flag == "--rooms-per-address") limits.rooms_per_address = static_cast<uint32_t>(value);
         else {
             std::cerr << "tandem_test_server: unknown option " << flag << "\n";
             return 2;
@@ -165,6 +170,15 @@ int main(int argc, char** argv) {
     }
     for (; i < argc; ++i) serve_args.emplace_back(argv[i]);
     if (arena_room) return serve_main<arena::Sim>(serve_args, arena::serve_hooks(), std::cout, std::cerr, limits);
+    auto stand_in_hz = [](const ServeOptions& options) -> tandem::Result<uint32_t, ServeUsageError> {
+        uint32_t tick_hz = 60;
+        for (const auto& [flag, value] : options.game_values) {
+            const auto v = flag == "--tick-hz" ? parse_flag_count(flag, value, 1, largest_tick_hz) : parse_flag_count(flag, value, 1, 100);
+            if (!v) return v.error();
+            if (flag == "--tick-hz") tick_hz = *v;
+        }
+        return tick_hz;
+    };
     ServeGame game;
     game.name = "stand-in";
     game.flags = {{"--tick-hz", "HZ", "ticks per second, 1.." + std::to_string(largest_tick_hz) + " (default 60)", ""},
@@ -175,14 +189,23 @@ int main(int argc, char** argv) {
         return "unknown scenario '" + std::string(name) + "' (accepted: one, two)";
     };
     game.make_room = [&](const ServeOptions& options) -> tandem::Result<std::unique_ptr<RoomPort>, ServeUsageError> {
-        uint32_t tick_hz = 60;
-        for (const auto& [flag, value] : options.game_values) {
-            const auto v = flag == "--tick-hz" ? parse_flag_count(flag, value, 1, largest_tick_hz) : parse_flag_count(flag, value, 1, 100);
-            if (!v) return v.error();
-            if (flag == "--tick-hz") tick_hz = *v;
-        }
-        return std::unique_ptr<RoomPort>(std::make_unique<StandInRoom>(frame_bytes, max_message, tick_hz, echo));
+        const auto tick_hz = stand_in_hz(options);
+        if (!tick_hz) return tick_hz.error();
+        return std::unique_ptr<RoomPort>(std::make_unique<StandInRoom>(frame_bytes, max_message, *tick_hz, echo));
     };
+    // A created stand-in room ticks at the command line's rate and offers the seats asked for
+    // (at most 8: a bound of the stand-in's own, so a refusal by the game is testable too).
+    RoomKind stand_in_kind;
+    stand_in_kind.game = "stand-in";
+    stand_in_kind.make = [&](const ServeOptions& options, const RoomSettings& settings)
+        -> tandem::Result<std::unique_ptr<RoomPort>, ServeUsageError> {
+        const auto tick_hz = stand_in_hz(options);
+        if (!tick_hz) return tick_hz.error();
+        const uint32_t seats = settings.max_players.value_or(4);
+        if (seats > 8) return ServeUsageError{"the stand-in offers at most 8 seats (got " + std::to_string(seats) + ")"};
+        return std::unique_ptr<RoomPort>(std::make_unique<StandInRoom>(frame_bytes, max_message, *tick_hz, echo, seats));
+    };
+    game.room_kinds = {stand_in_kind, room_kind<arena::Sim>(arena::serve_hooks(), false)};
     // A route answering from a thread of its own 50 ms later: GET /stand-in/later?TEXT answers
     // "later: TEXT" with an X-Stand-In header; /stand-in/now answers on the server's thread.
     struct Later {

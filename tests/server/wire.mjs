@@ -1,10 +1,10 @@
-// The room's protocol (include/tandem/net/protocol.hpp, version 4) written and read byte by byte
+// The room's protocol (include/tandem/net/protocol.hpp, version 5) written and read byte by byte
 // from its documented layout, little-endian, for the socket tests of tests/server: the bytes
 // come from the layout, never from the code under test. Also the arena's fingerprint hash (the
 // hello needs it), from the small program the build makes for the tests.
 import { execFileSync } from 'node:child_process';
 
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 export const TOKEN_BYTES = 16;
 export const type = {
   hello: 0x01, input: 0x02, ack: 0x03, ping: 0x04, desync: 0x05,
@@ -15,7 +15,7 @@ export const code = {
   version_mismatch: 1, fingerprint_mismatch: 2, room_full: 3, rate_limited: 4, malformed: 5, unexpected: 6,
   too_slow: 7, shutting_down: 8, idle: 9, game_mismatch: 10, resume_unknown: 11, resume_expired: 12,
   resume_used: 13, resumed_elsewhere: 14, ticket_missing: 15, ticket_forged: 16, ticket_expired: 17,
-  ticket_replayed: 18, ticket_invalid: 19, address_limit: 20,
+  ticket_replayed: 18, ticket_invalid: 19, address_limit: 20, room_moved: 21,
 };
 export const codeName = Object.fromEntries(Object.entries(code).map(([k, v]) => [v, k]));
 

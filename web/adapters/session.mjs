@@ -44,6 +44,7 @@ export class SessionAdapter extends SessionDriver {
         if (!session.shouldReconnect()) this.#transport.stop();
       },
       retryDelayMs: () => session.reconnectDelayMs,
+      retryUrl: () => session.movedTo || null,
       // everOpened stays true once the socket has opened: a page that samples the state once
       // a frame could otherwise see only the refusal's close and take it for no server at all.
       // opens counts the times it opened (a reconnection after an absence is one more).

@@ -101,6 +101,13 @@ inline constexpr uint64_t max_replay_bytes = 64ull << 20;
 // 250 ms up to 8 s. The attempt count resets when a tick is verified on the new connection.
 inline constexpr int64_t reconnect_first_backoff_ns = 250'000'000;
 inline constexpr int64_t reconnect_max_backoff_ns = 8'000'000'000;
+// room_moved: the session reconnects at once to the URL it names, at most this many times
+// before a tick is verified again. Enough for a room handed on while its new owner is itself
+// being replaced; a loop between processes that each say the other ends as a final refusal.
+inline constexpr uint32_t max_room_moves = 4;
+// The longest URL a room_moved may name (the ErrorMsg's text): what a WebSocket URL of a host,
+// a port and a room's id takes, with room to spare.
+inline constexpr uint32_t max_moved_url_bytes = 200;
 // A mismatch's field diff: the session keeps its own (wrong) state of the mismatched tick and
 // the inputs of the frames that follow it until the healing baseline, steps that state to the
 // baseline's tick and diffs the two. At most mismatch_diff_seconds of ticks are followed
@@ -204,6 +211,9 @@ namespace detail {
 // of a tick elapsed, the budget rule's step count.
 int64_t reconnect_delay(uint32_t attempts);
 bool refusal_is_final(ErrorCode code);
+// "ws://" or "wss://", a host, and only characters a URL is written with: what a room_moved may
+// send a session to (anything else is not followed).
+bool is_websocket_url(std::string_view text);
 Fx tick_fraction(int64_t since_step_ns, int64_t tick_ns);
 uint64_t steps_allowed(bool catching_up, int64_t budget_ns, int64_t step_cost_ns);
 
@@ -266,8 +276,12 @@ public:
     // pass the seat to and fro). A refused resume token is not final: the session drops the
     // token and its next connection asks for a new seat.
     bool should_reconnect() const { return !refused_for_good_; }
-    // The delay before the next attempt (0, then 250 ms doubling to 8 s).
-    int64_t reconnect_delay_ns() const { return detail::reconnect_delay(reconnect_attempts_); }
+    // The delay before the next attempt (0, then 250 ms doubling to 8 s; 0 after room_moved).
+    int64_t reconnect_delay_ns() const { return move_pending_ ? 0 : detail::reconnect_delay(reconnect_attempts_); }
+    // Where the next connection goes after a room_moved: the WebSocket URL the room named
+    // ("" = where the last one went). The transport opens its next socket there; the session
+    // keeps its resume token, so a player takes its seat back from the room's new process.
+    const std::string& moved_to() const { return moved_to_; }
 
     // Appends each queued outgoing message and empties the queue.
     void take_outgoing(std::vector<std::vector<uint8_t>>& out) {
@@ -459,6 +473,9 @@ private:
     // Reconnect.
     uint32_t reconnect_attempts_ = 0;
     bool refused_for_good_ = false;
+    std::string moved_to_;       // the last room_moved's URL: where the room is now
+    bool move_pending_ = false;  // a room_moved not yet followed (the next attempt goes at once)
+    uint32_t moves_ = 0;         // room_moved followed since the last verified tick
     // The seat's resume token from the newest welcome, sent in the next connection's hello;
     // whether the hello of this connection carried it.
     std::optional<ResumeToken> resume_token_;
@@ -483,6 +500,7 @@ void ClientSession<G>::on_connected(int64_t now) {
     if (pinged_once_) timeline_.on_reconnect();
     probes_.clear();
     connected_ = true;
+    move_pending_ = false;
     welcomed_ = false;
     awaiting_baseline_ = true;
     frames_.clear();
@@ -583,6 +601,15 @@ void ClientSession<G>::receive(std::span<const uint8_t> message, int64_t now) {
         // Retrying repeats some refusals (another build, a client bug, abuse); the others are
         // temporary (the room may have a seat or be back later).
         if (detail::refusal_is_final(e->code)) refused_for_good_ = true;
+        if (e->code == ErrorCode::room_moved) {
+            // Followed a bounded number of times; a URL that is not a WebSocket's is not followed.
+            if (++moves_ > max_room_moves || !detail::is_websocket_url(e->text)) {
+                refused_for_good_ = true;
+            } else {
+                moved_to_ = e->text;
+                move_pending_ = true;
+            }
+        }
     }
 }
 
@@ -765,6 +792,7 @@ bool ClientSession<G>::step_one(int64_t now) {
     figures_.verified_tick = tick;
     verified_digest_ = frame.digest;
     reconnect_attempts_ = 0;
+    moves_ = 0;
     if (catching_up_) ++figures_.last_resume.ticks;
     // A resync is over at the first tick verified on its baseline (a catch-up when it ends).
     if (resume_open_ && figures_.last_resume.path == ResumePath::resync) close_resume(now);

@@ -29,8 +29,9 @@ namespace tandem::net {
 // drop), with the three refusals of a token (resume_unknown, resume_expired, resume_used) and
 // resumed_elsewhere. Version 4: the hello's resume token is length-prefixed and a ticket may
 // follow it (a room that requires tickets), with the ticket's refusals (ticket_missing,
-// ticket_forged, ticket_expired, ticket_replayed, ticket_invalid) and address_limit.
-inline constexpr uint16_t protocol_version = 4;
+// ticket_forged, ticket_expired, ticket_replayed, ticket_invalid) and address_limit. Version 5:
+// room_moved, whose text is the WebSocket URL of the process that serves the room now.
+inline constexpr uint16_t protocol_version = 5;
 
 // A resume token: a secret the room hands a player in its welcome, good for one hello that
 // takes the seat back after a drop (room.hpp says when). 128 bits from the source the room is
@@ -282,9 +283,10 @@ enum class ErrorCode : uint8_t {
     ticket_replayed = 18,      // the ticket was used already (a player's), or is in use (a watcher's)
     ticket_invalid = 19,       // signed and current, but not for this: another room, role or seat
     address_limit = 20,        // the client's address holds its share of the room's seats or places
+    room_moved = 21,           // another process serves the room now: the text is its WebSocket URL
 };
 // One past the largest code: arrays indexed by a code's value (0 is no code).
-inline constexpr uint32_t error_code_end = 21;
+inline constexpr uint32_t error_code_end = 22;
 std::string_view error_name(ErrorCode code);  // "version_mismatch", ...
 std::string_view describe(ErrorCode code);
 
@@ -376,8 +378,9 @@ enum class CloseReason : uint8_t {
     resumed_elsewhere,  // another connection took the seat back with its token (1001)
     ticket_refused,   // a hello's ticket is missing, forged, expired, replayed or not for this (1008)
     address_limit,    // the client's address holds its share of seats or watcher places (1008)
+    room_moved,       // another process serves the room now; the ErrorMsg before it names where (1012)
 };
-inline constexpr uint32_t close_reason_count = 10;
+inline constexpr uint32_t close_reason_count = 11;
 std::string_view error_name(CloseReason reason);  // "protocol_error", ...
 std::string_view describe(CloseReason reason);
 uint16_t websocket_close_code(CloseReason reason);

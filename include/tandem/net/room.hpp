@@ -396,6 +396,10 @@ public:
     // keep_seats: each player's seat is kept for its token as on a drop (the room goes on
     // elsewhere, from its checkpoint), instead of given up.
     void shut_down(int64_t now_ns, bool keep_seats = false);
+    // A rolling restart's hand-over: as shut_down with keep_seats, but nothing is sent and no
+    // close is queued. Whoever runs the room tells each connection where the room went once
+    // another process has it (room_moved), or closes it when none takes it in time.
+    void hand_off(int64_t now_ns);
     // Everything queued since the last call, appended in order (per connection, messages in
     // the order they must be written; a CloseRequest after that connection's last message).
     void take_outbox(std::vector<Outgoing>& sends, std::vector<CloseRequest>& closes);
@@ -743,6 +747,17 @@ void Room<G>::shut_down(int64_t, bool keep_seats) {
         send(c, encoded(ErrorMsg{ErrorCode::shutting_down, "the server is stopping; this room goes on from its checkpoint"}));
         closes_.push_back(CloseRequest{c.id, CloseReason::shutting_down});
         ++stats_.closes[static_cast<std::size_t>(CloseReason::shutting_down)];
+        release(c, /*keep_seat=*/true);
+    }
+}
+
+template <sim::Simulation G>
+void Room<G>::hand_off(int64_t) {
+    const Call call(*this);
+    shutting_down_ = true;
+    end_recording();
+    for (Client& c : clients_) {
+        if (c.stage == Client::Stage::closed) continue;
         release(c, /*keep_seat=*/true);
     }
 }

@@ -15,7 +15,6 @@
 #pragma once
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -48,12 +47,15 @@ public:
     // With `checkpointing`, a room the store holds is restored instead (its own settings, not
     // `config`'s, but for the per-address shares, which are the transport's), and `restored`
     // (when given) says from which tick. `judge`: the room requires tickets it accepts
-    // (tandem/server/tickets.hpp); null: the room is open.
+    // (tandem/server/tickets.hpp); null: the room is open. `must_restore`: a checkpoint none of
+    // whose segments restores is refused instead of starting a new room (failover adopts a
+    // room that exists; it never makes one up).
     static Result<std::unique_ptr<RoomPort>, ServeUsageError> create(const net::RoomConfig<G>& config,
                                                                      const std::string& record_path,
                                                                      std::unique_ptr<RoomCheckpointing> checkpointing = nullptr,
                                                                      std::string* restored = nullptr,
-                                                                     std::shared_ptr<net::TicketJudge> judge = nullptr) {
+                                                                     std::shared_ptr<net::TicketJudge> judge = nullptr,
+                                                                     bool must_restore = false) {
         std::optional<net::Room<G>> room;
         if (checkpointing) {
             for (const std::vector<uint8_t>& segment : checkpointing->segments()) {
@@ -75,6 +77,7 @@ public:
             }
             checkpointing->forget_segments();
         }
+        if (!room && must_restore) return ServeUsageError{"no segment of the room's checkpoint restores", 1};
         if (!room) {
             auto made = net::Room<G>::create(config);
             if (!made.ok()) return ServeUsageError{"the room refuses these settings: " + std::string(made.message())};
@@ -102,12 +105,35 @@ public:
         write_recording();
     }
     void shut_down(int64_t now_ns) override {
+        if (stopped_) return;   // lost: its clients were closed then, and the store is not its own
         // With a store the room goes on from its checkpoint: the seats stay its players'.
-        room_.shut_down(now_ns, /*keep_seats=*/checkpointing_ != nullptr && !stopped_);   // appends the end marker
+        room_.shut_down(now_ns, /*keep_seats=*/checkpointing_ != nullptr);   // appends the end marker
         write_recording();
-        if (checkpointing_ && !stopped_) {
+        if (checkpointing_) {
             write_checkpoint();
             checkpointing_->hand_back();
+        }
+    }
+    bool hand_off(int64_t now_ns) override {
+        if (!checkpointing_ || stopped_) {
+            shut_down(now_ns);
+            return false;
+        }
+        room_.hand_off(now_ns);
+        write_recording();
+        write_checkpoint();   // the last ticks' records, synced by hand_back
+        if (stopped_) return false;   // the store refused it: the clients were closed by stop()
+        checkpointing_->hand_back();
+        return true;
+    }
+    void retire(int64_t now_ns) override {
+        if (stopped_) return;
+        room_.shut_down(now_ns, /*keep_seats=*/false);
+        write_recording();
+        if (checkpointing_) {
+            room_.take_checkpoint(batch_);   // written nowhere: the room's checkpoint goes
+            checkpointing_->erase();
+            checkpointing_.reset();
         }
     }
     void take_outbox(std::vector<Outgoing>& sends, std::vector<CloseOrder>& closes) override {
@@ -126,6 +152,7 @@ public:
         f.tick = s.tick;
         f.players = s.players;
         f.watchers = s.watchers;
+        f.seats = room_.config().max_players;
         f.frames_built = s.frames_encoded;
         f.baselines_sent = s.baselines_sent;
         f.flow_control_pauses = s.flow_pauses;
@@ -141,6 +168,7 @@ public:
         for (uint32_t code = 1; code < net::error_code_end; ++code) {
             if (s.refusals[code] != 0) f.refusals.emplace_back(std::string(net::error_name(static_cast<net::ErrorCode>(code))), s.refusals[code]);
         }
+        f.lost = stopped_;
         return f;
     }
     uint32_t max_client_message_bytes() const override { return net::max_client_message_bytes; }
@@ -168,7 +196,7 @@ private:
     }
     // The store refused a write or the lease: another process may serve the room now, so this
     // one closes its clients (their sessions reconnect and find it), writes nothing more, and
-    // stops as on SIGTERM (exit 0 after the drain), for whatever supervises it to start again.
+    // says so in its figures (lost): the transport stops hosting it.
     void stop(int64_t now_ns) {
         stopped_ = true;
         std::fprintf(stderr, "tandem serve: room '%s' stopped: %s\n", checkpointing_->room().c_str(),
@@ -176,7 +204,6 @@ private:
         room_.shut_down(now_ns, /*keep_seats=*/true);
         write_recording();
         room_.take_checkpoint(batch_);   // written nowhere: it frees the outbox
-        std::raise(SIGTERM);
     }
     // What the room recorded since the last call, out of the process at once (the stream's
     // buffer flushed: one write(2)); the cost beside a tick is in docs/performance.md.

@@ -23,6 +23,11 @@ inline constexpr uint32_t largest_tick_hz = 1000;      // a step under 1 ms is n
 inline constexpr uint32_t largest_input_delay = 600;   // ten seconds at 60 Hz
 inline constexpr uint32_t largest_connection_count = 100'000;
 inline constexpr uint32_t largest_resume_grace_seconds = 3600;   // the room's max_resume_grace_ns
+inline constexpr uint32_t largest_room_idle_close_seconds = 86'400;   // a day: past it a room is not idle, it is forgotten
+// --advertise's URL is part of a lease owner's name in the store (at most 200 bytes with the
+// host, pid and incarnation after it), and the room_moved a client follows.
+inline constexpr uint32_t max_advertise_url_bytes = 120;
+inline constexpr uint32_t largest_tick_threads = 64;   // past the cores of any machine a process is placed on
 
 // One flag a game adds to `tandem serve` (its value is the game's to read).
 struct FlagSpec {
@@ -74,10 +79,27 @@ struct ServeOptions {
     uint32_t seats_per_address = 0;
     uint32_t watchers_per_address = 0;
     std::string record_path;                       // "" = no replay written
+    std::string record_dir;                        // --record-dir: the other rooms' replays ("" = none)
     // --store ADDRESS: the room writes its checkpoint there and, started again with the same
     // store and --room, resumes from it (tandem/store/checkpoint_store.hpp's open_store).
     std::string store_address;                     // "" = no checkpoint
     std::string room_name = "default";             // --room NAME: the room's name in the store and its tickets
+    // --advertise URL (with --store): where this process's clients reach it, http(s)://host[:port]
+    // as normalize_origin spells it. It is part of this process's name in the store's leases,
+    // so another process sharing the store answers a join for one of this process's rooms with
+    // room_moved naming it. "" = not said: such joins are answered room_unknown instead.
+    std::string advertise_url;
+    // Not a flag: this process's name as a lease owner (room_checkpointing.hpp's process_owner),
+    // set once by serve_command when --store is given, so every room it serves holds its lease
+    // under the same name.
+    std::string store_owner;
+    // --room-idle-close SECONDS: a room made by POST /rooms with no connection this long is
+    // closed (the default room never is). A minute: a page reloading or a player's dropped
+    // connection comes back well within it, while an abandoned room holds memory only briefly.
+    uint32_t room_idle_close_seconds = 60;
+    // --tick-threads N: the threads that tick the rooms (unset: max(2, hardware threads - 1);
+    // src/server/tick_driver.cpp says why).
+    std::optional<uint32_t> tick_threads;
     std::vector<std::string> allowed_origins;      // normalised; added to the defaults
     // The game's flags as given ({"--tick-hz", "30"}), in command-line order.
     std::vector<std::pair<std::string, std::string>> game_values;

@@ -31,12 +31,29 @@ inline constexpr int64_t room_lease_wait_ns = 2 * int64_t{room_lease_ttl_ms} * 1
 // restoring keeps the room closed this long.
 inline constexpr uint32_t room_lease_restore_ttl_ms = 10'000;
 
+// This process's name as a lease owner, the same for every room it serves: "URL|host|pid|
+// incarnation", URL being --advertise's ("-" when not given) and the incarnation random, so a
+// process restarted with the same pid is not taken for the one that held the lease before.
+std::string process_owner(const std::string& advertise_url);
+// The --advertise URL an owner's name carries ("" when it carries none).
+std::string owner_url(std::string_view owner);
+// The WebSocket URL of room `room` at the process advertised as `url` (http -> ws, https -> wss).
+std::string room_websocket_url(std::string_view url, std::string_view room);
+
+// --record-dir's file for a room: DIR/ROOM.replay, or DIR/ROOM.N.replay for the first N free
+// (a room adopted again, or made again after it closed, never overwrites its earlier replay);
+// "" when `dir` is "".
+std::string record_path_in(const std::string& dir, const std::string& room);
+
 class RoomCheckpointing {
 public:
-    // Opens the store, takes the room's lease (waiting for a lapsed owner's at most
-    // room_lease_wait_ns) and loads the room's segments. A refusal says why (exit 1: not a
-    // command-line mistake).
-    static Result<std::unique_ptr<RoomCheckpointing>, ServeUsageError> open(const std::string& address, const std::string& room);
+    // Opens the store, takes the room's lease for `owner` (waiting for a lapsed owner's at most
+    // `wait_ns`) and loads the room's segments. A refusal says why (exit 1: not a command-line
+    // mistake). A process names itself once (process_owner) and opens every room it serves
+    // under that name.
+    static Result<std::unique_ptr<RoomCheckpointing>, ServeUsageError> open(const std::string& address, const std::string& room,
+                                                                            const std::string& owner,
+                                                                            int64_t wait_ns = room_lease_wait_ns);
 
     // The room's segments as loaded, newest first (empty: a new room).
     const std::vector<std::vector<uint8_t>>& segments() const { return segments_; }
@@ -53,6 +70,9 @@ public:
     // A stop: every write synced, then the lease given back, so a process started next can take
     // the room at once.
     void hand_back();
+    // The room ended for good (closed idle): its checkpoint and lease leave the store, so no
+    // other process brings it back.
+    void erase();
 
     const std::string& owner() const { return owner_; }
     const std::string& room() const { return room_; }

@@ -38,6 +38,7 @@ struct RoomFigures {
     uint64_t tick = 0;
     uint32_t players = 0;
     uint32_t watchers = 0;
+    uint32_t seats = 0;        // player seats the room offers (GET /rooms)
     uint64_t frames_built = 0;
     uint64_t baselines_sent = 0;
     uint64_t flow_control_pauses = 0;
@@ -55,6 +56,10 @@ struct RoomFigures {
     uint64_t watchers_refused_per_address = 0;
     // Every refusal the room sent, by its error's name (a fixed set of names: the room's codes).
     std::vector<std::pair<std::string, uint64_t>> refusals;
+    // The room's store refused a write or its lease: another process may serve it now, so this
+    // one has closed its clients and stopped; the transport stops hosting it (the default room:
+    // the process drains, for whatever supervises it to start it again).
+    bool lost = false;
 };
 
 class RoomPort {
@@ -67,6 +72,17 @@ public:
     virtual void disconnect(ConnectionId id, int64_t now_ns) = 0;  // the socket closed, for any reason
     virtual void tick(int64_t now_ns) = 0;
     virtual void shut_down(int64_t now_ns) = 0;  // every connection: close with 1001
+    // The room ends for good (a created room closed for idleness): shut down, and what would
+    // bring it back (its checkpoint in a store) goes too.
+    virtual void retire(int64_t now_ns) { shut_down(now_ns); }
+    // A rolling restart (SIGTERM beside peers sharing the store): the room stops here with its
+    // seats kept and its checkpoint and lease given back, sends nothing and closes nothing, so
+    // the transport can tell each client where the room went. false: the room cannot be handed
+    // over (no store) and shut down as usual instead.
+    virtual bool hand_off(int64_t now_ns) {
+        shut_down(now_ns);
+        return false;
+    }
     // Everything to send or close since the last call, in order per connection.
     virtual void take_outbox(std::vector<Outgoing>& sends, std::vector<CloseOrder>& closes) = 0;
     virtual RoomFigures figures() const = 0;

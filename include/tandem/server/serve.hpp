@@ -21,7 +21,13 @@
 #include "tandem/server/options.hpp"
 #include "tandem/server/room_port.hpp"
 
+namespace tandem::net {
+class TicketJudge;
+}
+
 namespace tandem::server {
+
+class RoomCheckpointing;
 
 // The transport's bounds, each with its reason; tests shorten the timeouts and lower the
 // budgets. docs/scaling.md lists them with their values. Loopback is an address like any
@@ -86,6 +92,39 @@ struct TransportLimits {
     // address_limit. 32 is a classroom behind one router; filling a room's 1,024 places then
     // takes 32 addresses, each within its 64 connections.
     uint32_t watchers_per_address = 32;
+    // Rooms POST /rooms may create: at most max_rooms at once in the process (the default room
+    // not counted), at most rooms_per_address of them created by one address (--per-address-limit
+    // sets it too). An arena room is about 1 MB before anyone joins: 64 bound what strangers can
+    // make the process hold to tens of MB, and 4 leave a lobby behind one address room to work
+    // while one stranger takes at most a sixteenth. docs/scaling.md, "Many rooms".
+    uint32_t max_rooms = 64;
+    uint32_t rooms_per_address = 4;
+};
+
+// ---- Rooms: what POST /rooms may create -----------------------------------------------------
+// What a created room is asked for: the request's seats and places (unset: the game's, or the
+// command line's for the server's own game), the per-address shares and, with tickets on, the
+// judge of the room's tickets (which name the room's id).
+struct RoomSettings {
+    std::string id;
+    std::optional<uint32_t> max_players;
+    std::optional<uint32_t> max_watchers;
+    std::shared_ptr<net::TicketJudge> judge;
+};
+
+// A game the server can host rooms of. `make` refuses settings the game cannot take (a seat
+// count above its bound) with a sentence; the server answers it 400 bad_value.
+// With --store, `make` writes the room's checkpoint there under its id, and `restore` brings a
+// room of this game back from its checkpoint (the lease taken and the segments loaded by
+// `checkpointing`): failover's adoption (store_watch.hpp). The room keeps the settings its
+// checkpoint holds; `restored` says from which tick.
+struct RoomKind {
+    std::string game;
+    std::function<Result<std::unique_ptr<RoomPort>, ServeUsageError>(const ServeOptions& options, const RoomSettings& settings)> make;
+    std::function<Result<std::unique_ptr<RoomPort>, ServeUsageError>(const ServeOptions& options, const RoomSettings& settings,
+                                                                      std::unique_ptr<RoomCheckpointing> checkpointing,
+                                                                      std::string* restored)>
+        restore;
 };
 
 // ---- Routes: a game's own URLs ------------------------------------------------------------
@@ -123,7 +162,7 @@ using HttpReply = std::function<void(HttpResponse)>;
 
 struct HttpRoute {
     std::string path;                 // exact, starting with '/': "/native/stream"
-    // Runs on the server's thread, which also runs the ticks: it must return at once and hand
+    // Runs on the server's I/O thread, which carries every room's messages and sends: it must return at once and hand
     // any work that takes longer to a thread of its own, answering through `reply` from there.
     std::function<void(const HttpRequest& request, HttpReply reply)> handle;
     // Called once the server has stopped serving (after the drain), before serve() returns: a
@@ -142,9 +181,11 @@ struct HttpRoute {
 
 // Binds, prints "listening on http://HOST:PORT/" on out, and serves until SIGINT/SIGTERM.
 // Returns 0 after a clean drain, 1 when the address cannot be bound, 2 when a route takes a
-// path the transport serves itself.
+// path the transport serves itself. `room` is the default room (plain /ws, named
+// options.room_name, never closed); `kinds` are the games POST /rooms may create rooms of, the
+// default room's game first (none: POST /rooms creates nothing, and answers unknown_game).
 int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute> routes,
-          const TransportLimits& limits, std::ostream& out, std::ostream& err);
+          const TransportLimits& limits, std::ostream& out, std::ostream& err, std::span<const RoomKind> kinds = {});
 
 // ---- The command ----------------------------------------------------------------------------
 // A game as `tandem serve` sees it, without its type: what its flags are, how to check a
@@ -162,6 +203,9 @@ struct ServeGame {
     // The room the parsed options ask for; a refusal is a command-line mistake (exit 2).
     std::function<Result<std::unique_ptr<RoomPort>, ServeUsageError>(const ServeOptions&)> make_room;
     std::vector<HttpRoute> routes;
+    // The games POST /rooms may create rooms of: this game's first, then any other the binary
+    // has (`tandem serve --game arena` hosts ships' rooms too).
+    std::vector<RoomKind> room_kinds;
 };
 
 // `tandem serve ARGS...`: --help, exit 2 on any command-line mistake, then serve().

@@ -7,27 +7,12 @@
 // include/tandem/net/replay.hpp, not by the code under test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeSite, startServer, rawWebSocket, sleep } from '../support.mjs';
-import { hello as wireHello } from '../wire.mjs';
+import { makeSite, startServer } from '../support.mjs';
+import { play, tandem } from './store_support.mjs';
 
-const fingerprint = Buffer.from(execFileSync(process.env.TANDEM_ARENA_FINGERPRINT, { encoding: 'utf8' }).trim(), 'hex').reverse();
-const type = { hello: 0x01, input: 0x02, ack: 0x03, frame: 0x82 };
-
-// A player's hello, as tests/server/wire.mjs writes it from the layout.
-const hello = () => wireHello({ fp: fingerprint, role: 0 });
-// u8 type | u32 sequence | u8 n = 8 | i32 x raw | i32 y raw
-function input(sequence, x, y) {
-  const b = Buffer.alloc(14);
-  b[0] = type.input;
-  b.writeUInt32LE(sequence, 1);
-  b[5] = 8;
-  b.writeInt32LE(x, 6);
-  b.writeInt32LE(y, 10);
-  return b;
-}
+const type = { frame: 0x82 };
 
 // The file's records after the 16-byte header: the ticks of its frames, whether it ends with
 // the end marker (a u32 zero), and whether it ends inside a record.
@@ -47,39 +32,11 @@ function readRecording(bytes) {
   return { frames, ended, wholeBytes: at };
 }
 
-// u8 type | u8 holds world (1) | u64 tick | u64 digest: the newest frame acked as received, so
-// the room's flow control keeps sending (the digest is the frame's own, as a client that
-// verified would send it).
-function ack(frame) {
-  const b = Buffer.alloc(18);
-  b[0] = type.ack;
-  b[1] = 1;
-  frame.payload.copy(b, 2, 1, 17);
-  return b;
-}
-
-// A player steering and acking for `ms`; resolves with the newest tick of a frame it was sent.
-async function play(server, ms) {
-  const player = await rawWebSocket(server.port);
-  player.send(2, hello());
-  const until = Date.now() + ms;
-  for (let sequence = 1; Date.now() < until; ++sequence) {
-    player.send(2, input(sequence, ((sequence * 7) % 200 - 100) << 16, ((sequence * 3) % 150 - 75) << 16));
-    const newest = player.frames().filter((f) => f.opcode === 2 && f.payload[0] === type.frame).at(-1);
-    if (newest && sequence % 4 === 0) player.send(2, ack(newest));
-    await sleep(16);
-  }
-  const frames = player.frames().filter((f) => f.opcode === 2 && f.payload[0] === type.frame);
-  return { player, newest: Number(frames.at(-1).payload.readBigUInt64LE(1)), frames: frames.length };
-}
-
-const tandem = (...args) => spawnSync(process.env.TANDEM_BINARY, args, { encoding: 'utf8' });
-
 test('SIGKILL during --record: the file holds every tick a client was sent, and `tandem replay` calls it truncated (exit 1) there', async () => {
   const site = makeSite();
   const file = join(site.base, 'killed.replay');
   const server = await startServer({ realRoom: true, site, serve: ['--pellets', '64', '--record', file] });
-  const { player, newest, frames } = await play(server, 2500);
+  const { ws: player, newest, frames } = await play(server, 2500);
   server.child.kill('SIGKILL');
   const { signal } = await server.exited;
   player.destroy();
@@ -111,7 +68,7 @@ test('SIGTERM during --record: the drain ends the file with its end marker, and 
   const site = makeSite();
   const file = join(site.base, 'drained.replay');
   const server = await startServer({ realRoom: true, site, serve: ['--pellets', '64', '--record', file] });
-  const { player, newest } = await play(server, 1000);
+  const { ws: player, newest } = await play(server, 1000);
   const { code } = await server.stop();
   player.destroy();
   assert.equal(code, 0);

@@ -8,22 +8,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { startServer, rawWebSocket, metrics, sleep } from '../support.mjs';
 import { hello as wireHello, PROTOCOL_VERSION } from '../wire.mjs';
+import { input } from './store_support.mjs';
 
 const fingerprint = Buffer.from(execFileSync(process.env.TANDEM_ARENA_FINGERPRINT, { encoding: 'utf8' }).trim(), 'hex').reverse();
 const type = { hello: 0x01, input: 0x02, ack: 0x03, welcome: 0x81, frame: 0x82, baseline: 0x83, error: 0x86 };
 
-// The hello as tests/server/wire.mjs writes it from the layout (protocol 4).
+// The hello as tests/server/wire.mjs writes it from the layout.
 const hello = ({ version = PROTOCOL_VERSION, fp = fingerprint, role = 0, game = 'arena' } = {}) => wireHello({ version, fp, role, game });
-// u8 type | u32 sequence | u8 n = 8 | the arena's steer: i32 x raw | i32 y raw
-function input(sequence, x = 0, y = 0) {
-  const b = Buffer.alloc(14);
-  b[0] = type.input;
-  b.writeUInt32LE(sequence, 1);
-  b[5] = 8;
-  b.writeInt32LE(x, 6);
-  b.writeInt32LE(y, 10);
-  return b;
-}
 // u8 type | u8 holds world | u64 tick | u64 digest: "nothing held" asks for a baseline.
 const nothingHeld = () => Buffer.from([type.ack, 0, ...new Array(16).fill(0)]);
 

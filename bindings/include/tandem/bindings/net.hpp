@@ -326,7 +326,7 @@ struct NetBinding {
             net::CloseReason::protocol_error, net::CloseReason::rate_limited,   net::CloseReason::room_full,
             net::CloseReason::too_slow,       net::CloseReason::idle,           net::CloseReason::shutting_down,
             net::CloseReason::resume_refused, net::CloseReason::resumed_elsewhere, net::CloseReason::ticket_refused,
-            net::CloseReason::address_limit};
+            net::CloseReason::address_limit,  net::CloseReason::room_moved};
         static_assert(close_reasons.size() == net::close_reason_count, "every close reason is in the stats");
         const S& s = room.stats();
         val o = val::object();
@@ -481,6 +481,7 @@ struct NetBinding {
     static void session_on_disconnected(SessionBox& b, double now_ms) { b.session.on_disconnected(ns_from_ms(now_ms)); }
     static bool session_should_reconnect(const SessionBox& b) { return b.session.should_reconnect(); }
     static double session_reconnect_delay_ms(const SessionBox& b) { return ms_from_ns(b.session.reconnect_delay_ns()); }
+    static std::string session_moved_to(const SessionBox& b) { return b.session.moved_to(); }
     static val session_take_outgoing(SessionBox& b) {
         b.session.take_outgoing(b.outgoing);
         return messages_js(b.outgoing);
@@ -738,6 +739,7 @@ struct NetBinding {
             .function("onDisconnected", &session_on_disconnected)
             .function("shouldReconnect", &session_should_reconnect)
             .function("reconnectDelayMs", &session_reconnect_delay_ms)
+            .function("movedTo", &session_moved_to)
             .function("takeOutgoing", &session_take_outgoing)
             .function("advance", &session_advance)
             .function("onSuspend", &session_on_suspend)
