@@ -132,7 +132,7 @@ def check_replay(cli, make_replay, game="arena"):
         subprocess.run([make_replay, *as_game, "chaos", "30", path], check=True)
         with open(path, "rb") as f:
             good = f.read()
-        check(good[:8] == b"TNDR\x02\x00\x04\x00", "the replay starts TNDR, format 2, protocol 4")
+        check(good[:8] == b"TNDR\x02\x00\x05\x00", "the replay starts TNDR, format 2, protocol 5")
 
         status, out, err = run_status(cli, "replay", *as_game, path)
         check(status == 0 and out.startswith(f"replay of {game}, ") and "30 frames" in out
