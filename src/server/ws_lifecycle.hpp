@@ -1,7 +1,8 @@
 // The life of one WebSocket session as a pure state machine: its phases, what each allows,
-// and the events that move it on. WsSession asks it before every read, write and close, so
-// the rules below are the whole contract; tests/server/ws_lifecycle_test.cpp checks them
-// without sockets. The rule that matters most: the session's own read is the only reader
+// and the events that move it on; tests/server/ws_lifecycle_test.cpp checks them without
+// sockets. WsSession does not consult this table yet: its own flags (accepted_, close_sent_,
+// finished_) keep these rules, so breaking the table turns no socket test red. Until the
+// session is driven by it, the table is the written contract and ws_session.cpp the code. The rule that matters most: the session's own read is the only reader
 // Beast ever has. A close we begin is a frame we write ourselves, never Beast's async_close,
 // whose own reading deadlocked against an outstanding read (and asserted in Beast's
 // read_size_hint_pmd) when the peer's next frame was one Beast rejects by itself.
