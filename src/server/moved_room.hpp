@@ -14,20 +14,26 @@
 
 namespace tandem::server {
 
+// room_moved as the transport sends it, here and from a drain's hand-off (Server::send_on):
+// the error naming `url`, then the close that follows it.
+inline SharedBytes room_moved_message(const std::string& url) {
+    auto bytes = std::make_shared<std::vector<uint8_t>>();
+    net::encode(*bytes, net::ErrorMsg{net::ErrorCode::room_moved, url});
+    return bytes;
+}
+inline CloseOrder room_moved_close(ConnectionId who) {
+    return {who, net::websocket_close_code(net::CloseReason::room_moved), std::string(net::error_name(net::CloseReason::room_moved))};
+}
+
 class MovedRoom final : public RoomPort {
 public:
-    explicit MovedRoom(const std::string& url) : url_(url) {
-        auto bytes = std::make_shared<std::vector<uint8_t>>();
-        net::encode(*bytes, net::ErrorMsg{net::ErrorCode::room_moved, url});
-        greeting_ = std::move(bytes);
-    }
+    explicit MovedRoom(const std::string& url) : url_(url), greeting_(room_moved_message(url)) {}
     const std::string& url() const { return url_; }
 
     ConnectionId connect(int64_t, const AddressKey&) override {
         const ConnectionId id = ++last_id_;
         sends_.push_back({id, greeting_});
-        closes_.push_back({id, net::websocket_close_code(net::CloseReason::room_moved),
-                           std::string(net::error_name(net::CloseReason::room_moved))});
+        closes_.push_back(room_moved_close(id));
         ++answered_;
         return id;
     }

@@ -101,7 +101,7 @@ void Server::open_adopted(AdoptedRoom adopted) {
     moved_.erase(adopted.id);
     moved_rooms_.erase(adopted.id);
     hosted_changed();
-    if (store_watch_) std::fprintf(stderr, "%s: adopted: %s\n", options_.program.c_str(), adopted.restored.c_str());
+    std::fprintf(stderr, "%s: adopted: %s\n", options_.program.c_str(), adopted.restored.c_str());
 }
 
 void Server::set_moved(std::map<std::string, std::string> moved) {

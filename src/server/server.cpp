@@ -11,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "server/moved_room.hpp"
 #include "server/transport.hpp"
 #include "tandem/core/timestep.hpp"
 #include "tandem/net/protocol.hpp"
@@ -112,12 +113,11 @@ void Server::room_hand_off(HostedRoom& room, std::function<void(bool)> then) {
 }
 
 void Server::send_on(HostedRoom& room, const std::string& url) {
-    auto bytes = std::make_shared<std::vector<uint8_t>>();
-    net::encode(*bytes, net::ErrorMsg{net::ErrorCode::room_moved, url});
-    const SharedBytes greeting = std::move(bytes);
+    const SharedBytes greeting = room_moved_message(url);
     for (auto& [id, session] : std::map(room.sessions)) {
+        CloseOrder close = room_moved_close(id);
         session->enqueue(greeting);
-        session->close(net::websocket_close_code(net::CloseReason::room_moved), std::string(net::error_name(net::CloseReason::room_moved)));
+        session->close(close.code, std::move(close.reason));
     }
 }
 
