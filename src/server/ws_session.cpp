@@ -43,7 +43,7 @@ WsSession::WsSession(Server& server, std::shared_ptr<HostedRoom> room, beast::tc
 bool WsSession::reading_allowed(size_t read_bytes) const {
     // A read larger than Beast's frame buffer is a message's payload read straight into ours:
     // it carries no pings beyond the first 1536 bytes' worth.
-    return finished_ || queue_.reading_allowed(std::min(read_bytes, largest_ping_read));
+    return ended() || queue_.reading_allowed(std::min(read_bytes, largest_ping_read));
 }
 
 void WsSession::handshake_over() {
@@ -56,7 +56,7 @@ void WsSession::on_ping() {
     // Beast answers every ping with a pong before the session sees anything; the budget is
     // what stops a peer that pings without end (each pong is bounded by the queue, but the
     // reading and answering cost the room's thread).
-    if (!accepted_ || close_after_queue_ || close_sent_ || finished_) return;
+    if (phase_ != WsPhase::open || close_sent_) return;
     if (!pings_.take(now_ns())) close(1008, "ping_rate");
 }
 
@@ -93,21 +93,21 @@ void WsSession::on_accept(const error_code& ec) {
     server_.ws_pending_done(shared_from_this());
     handshake_over();
     if (ec) {
-        finish({1006, "handshake_failed"});
+        finish(WsEvent::handshake_failed, {1006, "handshake_failed"});
         return;
     }
+    advance(WsEvent::accepted);  // from here on what Beast writes is frames
     if (server_.draining() || room_->closed) {
         // A room closed for idleness while this upgrade was under way: nobody to join.
         close(close_going_away, room_->closed ? "room_closed" : "going_away");
         read();
         return;
     }
-    accepted_ = true;
     server_.room_connect(shared_from_this());
 }
 
 void WsSession::joined(ConnectionId id) {
-    if (finished_) {
+    if (ended()) {
         // Ended (a timeout, a failed write) while the room was taking it: the room forgets it.
         server_.room_disconnect(*room_, id);
         return;
@@ -119,14 +119,14 @@ void WsSession::joined(ConnectionId id) {
 }
 
 void WsSession::turned_away() {
-    if (finished_) return;
+    if (ended()) return;
     close(close_going_away, room_->closed ? "room_closed" : "going_away");
     read();
 }
 
 void WsSession::message_handled() {
     --in_flight_;
-    if (read_waits_ && !finished_) {
+    if (read_waits_ && !ended()) {
         read_waits_ = false;
         read();
     }
@@ -138,14 +138,14 @@ void WsSession::read() {
 
 void WsSession::on_read(const error_code& ec, size_t bytes) {
     Server::Mark mark(server_, Activity::ws_read);
-    if (finished_) return;  // ended by the close deadline while this read was outstanding
+    if (ended()) return;  // ended by the close deadline while this read was outstanding
     if (ec) {
         Ending ending = ending_for_read_error(ec);
         if (ec == websocket::error::closed) ending.code = ws_.reason().code;
-        finish(std::move(ending));
+        finish(WsEvent::read_failed, std::move(ending));
         return;
     }
-    if (close_after_queue_ || close_sent_) {
+    if (!delivers_messages(phase_) || close_sent_) {
         // Closing: keep reading until the peer's close frame, but hand nothing more on.
         buffer_.consume(buffer_.size());
         read();
@@ -171,7 +171,7 @@ void WsSession::on_read(const error_code& ec, size_t bytes) {
 }
 
 void WsSession::enqueue(SharedBytes message) {
-    if (finished_ || close_after_queue_ || close_sent_) return;
+    if (!queues_frames(phase_) || close_sent_) return;
     const uint64_t size = message->size();
     if (!queue_.push(std::move(message))) {
         // The hard cap: drop what has not started, close with the reason. A peer that
@@ -190,7 +190,9 @@ void WsSession::enqueue(SharedBytes message) {
 }
 
 void WsSession::close(uint16_t code, std::string reason) {
-    if (finished_ || close_after_queue_ || close_sent_) return;
+    // Once, and not after the peer's close was answered (the stream of frames has ended).
+    if (close_sent_ || next(phase_, WsEvent::close_begun).to == phase_) return;
+    advance(WsEvent::close_begun);
     if (!ending_) ending_ = Ending{code, reason};
     websocket::close_reason frame;
     frame.code = code;
@@ -200,21 +202,22 @@ void WsSession::close(uint16_t code, std::string reason) {
     close_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
         // The deadline ends the session completely (seat, socket count, gauges), not just
         // the socket: a read that never completes must not keep it alive.
-        if (!ec) self->finish({1006, "close_timeout"});
+        if (!ec) self->finish(WsEvent::close_deadline, {1006, "close_timeout"});
     });
     flush();
 }
 
 void WsSession::write_control(std::span<const uint8_t> bytes) {
-    if (finished_ || bytes.empty()) return;
+    if (ended() || bytes.empty()) return;
     // A close frame Beast sends (its answer to the peer's close, or a failure it closes
     // with) ends the stream of frames, as Beast's own writes would: what has not started is
     // dropped, and nothing is queued after it. (Before the handshake is done the bytes are
     // its HTTP answer, whose first byte means nothing here.)
-    if (accepted_ && close_sent_) return;  // nothing after our close frame, Beast's echo included
+    const bool frames = phase_ != WsPhase::handshaking;
+    if (frames && close_sent_) return;  // nothing after our close frame, Beast's echo included
     // Closing: a pong would only delay our close frame, and the peer is being let go.
-    if (accepted_ && close_after_queue_ && (bytes[0] & 0x0F) == 0xA) return;
-    if (accepted_ && (bytes[0] & 0x0F) == 0x8) {
+    if (phase_ == WsPhase::closing && (bytes[0] & 0x0F) == 0xA) return;
+    if (frames && (bytes[0] & 0x0F) == 0x8) {
         close_sent_ = true;
         drop_unstarted();
         // RFC 6455 7.4: a peer's close code outside the defined ranges is a protocol error,
@@ -226,7 +229,7 @@ void WsSession::write_control(std::span<const uint8_t> bytes) {
             if (!ending_) ending_ = Ending{1002, "bad_close_code"};
         }
     }
-    const bool pong = accepted_ && (bytes[0] & 0x0F) == 0xA;
+    const bool pong = frames && (bytes[0] & 0x0F) == 0xA;
     const uint64_t before = queue_.bytes();
     queue_.push_control(bytes);
     server_.queue_bytes_changed(static_cast<int64_t>(queue_.bytes() - before), queue_.bytes());
@@ -235,7 +238,7 @@ void WsSession::write_control(std::span<const uint8_t> bytes) {
 
 void WsSession::when_written(std::function<void()> done) {
     drop_unstarted();  // a teardown: the close frame is the last thing worth sending
-    if (finished_ || !beast::get_lowest_layer(ws_).socket().is_open() ||
+    if (ended() || !beast::get_lowest_layer(ws_).socket().is_open() ||
         (queue_.empty() && queue_.control_empty())) {
         done();
         return;
@@ -257,7 +260,7 @@ void WsSession::drop_unstarted() {
 void WsSession::flush() {
     // Re-entered through Beast (the close started below writes its frame through the gate):
     // the outer call's loop picks the new bytes up.
-    if (flushing_ || waiting_writable_ || finished_) return;
+    if (flushing_ || waiting_writable_ || ended()) return;
     flushing_ = true;
     while (send_some()) {
         if (close_after_queue_ && !close_sent_) {
@@ -387,9 +390,14 @@ void WsSession::tear_down() {
     beast::get_lowest_layer(ws_).socket().close(ignored);
 }
 
-void WsSession::finish(Ending ending) {
-    if (finished_) return;
-    finished_ = true;
+bool WsSession::advance(WsEvent event) {
+    const WsTransition t = next(phase_, event);
+    phase_ = t.to;
+    return t.finish;
+}
+
+void WsSession::finish(WsEvent event, Ending ending) {
+    if (!advance(event)) return;  // ended already, or an event this phase does not end on
     if (!ending_) ending_ = std::move(ending);
     close_timer_.cancel();
     tear_down();

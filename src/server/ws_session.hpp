@@ -17,6 +17,7 @@
 
 #include "server/beast_support.hpp"
 #include "server/budgets.hpp"
+#include "server/ws_lifecycle.hpp"
 #include "tandem/server/room_port.hpp"
 #include "server/write_queue.hpp"
 
@@ -190,7 +191,11 @@ private:
     void handshake_over();  // the upgrade finished or failed: its place in the address's budget is free
     // The socket is gone: nothing more will be written; whoever waits for the writes is told.
     void abandon_writes();
-    void finish(Ending ending);
+    // Moves the phase by the table; true when the session must end now (once).
+    bool advance(WsEvent event);
+    bool ended() const { return phase_ == WsPhase::ended; }
+    // Ends the session on `event` if the table says so: the socket, the room, the counts.
+    void finish(WsEvent event, Ending ending);
 
     Server& server_;
     std::shared_ptr<HostedRoom> room_;
@@ -219,9 +224,9 @@ private:
     static constexpr uint32_t max_messages_in_flight = 16;
     uint32_t in_flight_ = 0;
     bool read_waits_ = false;
-    bool accepted_ = false;    // the handshake is done: what Beast writes now is frames
-    bool finished_ = false;
-    std::optional<websocket::close_reason> close_after_queue_;
+    // Where the session is in its life (ws_lifecycle.hpp), moved only by advance().
+    WsPhase phase_ = WsPhase::handshaking;
+    std::optional<websocket::close_reason> close_after_queue_;  // our close frame, once begun
     bool close_sent_ = false;  // a close frame (ours or Beast's) is queued: no frame after it
     std::optional<Ending> ending_;  // the first cause, which is what gets counted
 };
