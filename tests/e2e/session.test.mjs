@@ -210,7 +210,7 @@ for (const game of GAMES) describe(`the ${game} page against \`tandem serve --ga
     assert.equal(absence.kind, 'frozen');
     assert.equal(absence.reconnected, true, 'the socket a freeze closed was opened again');
     assert.ok(after.session.baselines > before.session.baselines, 'a new baseline was taken');
-    assert.match(text, /^frozen \d+\.\d s: reconnected( as player \d+)?, resynced from a (\d+ KB )?snapshot, verified in \d+ ms$/);
+    assert.match(text, /^frozen \d+\.\d s: reconnected( as player \d+)?, resynced from a (\d+(\.\d)? (B|KB|MB) )?snapshot, verified in \d+ ms$/);
     assert.notEqual(absence.verifiedAfterMs, null, 'verified again after the resume');
     await assertLive(page, 'after a 10 s freeze');
     await page.close();
