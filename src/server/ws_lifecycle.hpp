@@ -3,9 +3,10 @@
 // and asks the phase before it reads, hands a message on, queues a frame or ends; the table is
 // checked without sockets by tests/server/ws_lifecycle_test.cpp and through them by the
 // close-path matrix (tests/server/hostile.test.mjs). The rule that matters most: the session's
-// own read is the only reader Beast ever has. A close we begin is a frame we write ourselves, never Beast's async_close,
-// whose own reading deadlocked against an outstanding read (and asserted in Beast's
-// read_size_hint_pmd) when the peer's next frame was one Beast rejects by itself.
+// own read is the only reader Beast ever has. A close we begin is a frame we write ourselves,
+// never Beast's async_close, whose own reading deadlocked against an outstanding read (and
+// asserted in Beast's read_size_hint_pmd) when the peer's next frame was one Beast rejects by
+// itself.
 #pragma once
 
 #include <cstdint>
