@@ -15,6 +15,10 @@ import {
 // client::max_window_ticks, tandem/client/predicted.hpp).
 const PREDICT_WINDOW_DEFAULT = 12;
 const PREDICT_WINDOW_MAX = 64;
+// ClientSession.setFleet's arguments, far above what it keeps (8 WebSocket URLs of at most 200
+// bytes, include/tandem/net/client_session.hpp): a caller's mistake is refused before the C++.
+const FLEET_URLS_MAX = 64;
+const URL_CHARS_MAX = 2048;
 const RESUME_PATHS = { catch_up: 'catch_up', resync: 'baseline', idle: 'idle' };
 const now = () => performance.now();
 
@@ -314,10 +318,34 @@ function makeClientSession(m, deps) {
     }
     /** The socket closed (the close code is the transport's; the session decides from what it was told). */
     onDisconnected(code, nowMs) { this.#live().onDisconnected(ms('ClientSession.onDisconnected: nowMs', nowMs)); }
+    /** The socket closed without ever opening (refused, unreachable): the next attempt backs off and goes elsewhere. */
+    onConnectFailed(nowMs) { this.#live().onConnectFailed(ms('ClientSession.onConnectFailed: nowMs', nowMs)); }
+    /**
+     * The URL the transport opens first, and the fleet's other WebSocket URLs for this room, tried
+     * in turn when a connection does not open. Returns how many of the others were kept (ws:// or
+     * wss:// URLs only, no repeats, at most 8).
+     */
+    setFleet(ownUrl, urls) {
+      if (typeof ownUrl !== 'string' || ownUrl.length > URL_CHARS_MAX) {
+        throw new TypeError(`ClientSession.setFleet: ownUrl must be a string of at most ${URL_CHARS_MAX} characters, got ${show(ownUrl)}`);
+      }
+      if (!Array.isArray(urls) || urls.length > FLEET_URLS_MAX) {
+        throw new TypeError(`ClientSession.setFleet: urls must be an array of at most ${FLEET_URLS_MAX} strings, got ${show(urls)}`);
+      }
+      const copied = [];
+      for (let i = 0; i < urls.length; ++i) {
+        const url = urls[i];
+        if (typeof url !== 'string' || url.length > URL_CHARS_MAX) {
+          throw new TypeError(`ClientSession.setFleet: urls[${i}] must be a string of at most ${URL_CHARS_MAX} characters, got ${show(url)}`);
+        }
+        copied.push(url);
+      }
+      return this.#live().setFleet(ownUrl, copied);
+    }
     shouldReconnect() { return this.#live().shouldReconnect(); }
     get reconnectDelayMs() { return this.#live().reconnectDelayMs(); }
-    /** Where the room went (its room_moved's WebSocket URL), for the next socket; '' = where the last went. */
-    get movedTo() { return this.#live().movedTo(); }
+    /** Where the next socket goes: a room_moved's URL, or the fleet's entry it is at; '' = the transport's own URL. */
+    get nextUrl() { return this.#live().nextUrl(); }
     /** The messages to send, in order (fresh Uint8Arrays); empties the queue. */
     takeOutgoing() { return this.#live().takeOutgoing(); }
     /** Applies what is due within budgetMs of stepping; returns the ticks applied. */

@@ -532,15 +532,25 @@ export interface ClientSession<G extends GameTypes = GameTypes> extends Deletabl
   onConnected(nowMs: number): void;
   receive(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, nowMs: number): void;
   onDisconnected(code: number, nowMs: number): void;
+  /** The socket closed without ever opening (refused, unreachable): the next attempt backs off and goes elsewhere. */
+  onConnectFailed(nowMs: number): void;
+  /**
+   * The URL the transport opens first, and the fleet's other WebSocket URLs for this room (any
+   * process sharing the room's store serves it or names its owner), tried in turn when a
+   * connection does not open. Returns how many of `urls` were kept: ws:// or wss:// URLs only,
+   * no repeats, at most 8. Throws a TypeError for anything but a string and an array of strings.
+   */
+  setFleet(ownUrl: string, urls: string[]): number;
   shouldReconnect(): boolean;
   readonly reconnectDelayMs: number;
   /**
-   * The WebSocket URL the room said it moved to (a `room_moved` refusal: another process serves
-   * it now), where the next socket should go; '' while it has not moved. The session keeps its
+   * Where the next socket should go; '' for the transport's own URL. After a `room_moved`
+   * refusal (another process serves the room now), the URL it named: the session keeps its
    * resume token, so a player gets its seat back there; it follows at most 4 moves between
-   * verified ticks, then refuses for good.
+   * verified ticks, then refuses for good. After a socket that never opened, the fleet's next
+   * entry (setFleet), or back to the entry that named a process that no longer answers.
    */
-  readonly movedTo: string;
+  readonly nextUrl: string;
   takeOutgoing(): Uint8Array[];
   advance(nowMs: number, budgetMs: number): number;
   onSuspend(nowMs: number): void;

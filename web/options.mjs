@@ -40,6 +40,10 @@ export function parseOptions(search, location) {
     // ?ticket=TEXT: a join ticket from the room's lobby (what `tandem ticket` prints), for a
     // server that requires one (`tandem serve --ticket-key`); the session sends it in its hello.
     ticket: q.get('ticket') || null,
+    // ?fleet=URL,URL: the WebSocket URLs of the other processes sharing the room's store (the
+    // same room's path on each, e.g. ws://10.0.0.2:8080/ws/r1), where the session goes when the
+    // room's process stops answering. A fleet behind one address needs none.
+    fleet: (q.get('fleet') ?? '').split(',').filter((url) => url.length > 0),
     // The query as given, for the game's plugin (its own knobs: games/<game>/plugin.mjs).
     search: q.toString(),
     // The server's WebSocket: the page's own host unless ?server= names another.

@@ -23,6 +23,7 @@ export function reconnectDelayMs(attempt) {
 
 export class Transport {
   #url;
+  #firstUrl;
   #handlers;
   #socket = null;
   #attempt = 0;
@@ -48,13 +49,15 @@ export class Transport {
    * @param {{
    *   onOpen?: (nowMs: number) => void,
    *   onMessage: (bytes: Uint8Array, nowMs: number) => void,
-   *   onClose?: (code: number, reason: string, nowMs: number) => void,
+   *   onClose?: (code: number, reason: string, nowMs: number, opened: boolean) => void,
    *   retryDelayMs?: () => number,
+   *   retryUrl?: () => string,
    *   onState?: (state: {state: string, attempt: number, retryInMs?: number, code?: number, reason?: string}) => void,
    * }} [handlers] the owner's; without them, events wait for attach()
    */
   constructor(url, handlers = null) {
     this.#url = url;
+    this.#firstUrl = url;
     this.#handlers = handlers;
     if (handlers !== null) this.#early = null;
   }
@@ -123,7 +126,11 @@ export class Transport {
       return;
     }
     socket.binaryType = 'arraybuffer';
+    // Whether this socket ever opened: a close without it is a connection that failed (the
+    // owner's session moves on to another of the fleet's URLs).
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       this.lastOpenAtMs = performance.now();
       this.firstOpenAtMs ??= this.lastOpenAtMs;
       this.#attempt = 0;
@@ -139,7 +146,7 @@ export class Transport {
     socket.onclose = (event) => {
       this.#detach(socket);
       if (this.#socket === socket) this.#socket = null;
-      this.#emit('onClose', event.code, event.reason, performance.now());
+      this.#emit('onClose', event.code, event.reason, performance.now(), opened);
       if (this.#stopped) {
         this.#emit('onState', { state: 'closed', attempt: this.#attempt, code: event.code, reason: event.reason });
         return;
@@ -148,9 +155,9 @@ export class Transport {
       // tick verifies, so a socket that opens and is refused at once still backs off).
       // Before the owner exists, the plain schedule.
       const retryInMs = this.#handlers?.retryDelayMs?.() ?? reconnectDelayMs(this.#attempt);
-      // A room that moved to another process: the next socket goes where the session was told.
-      const movedTo = this.#handlers?.retryUrl?.();
-      if (movedTo) this.#url = movedTo;
+      // Where the owner's session says (a room that moved to another process, or the fleet's
+      // next URL after one that did not open); '' or no owner yet: the URL it was given.
+      this.#url = this.#handlers?.retryUrl?.() || this.#firstUrl;
       this.#attempt += 1;
       this.#emit('onState', { state: 'waiting', attempt: this.#attempt, retryInMs, code: event.code, reason: event.reason });
       if (this.#overflowed) return;

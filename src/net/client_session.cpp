@@ -1,7 +1,7 @@
 // The client session's rules that do not depend on the game (tandem/net/client_session.hpp
-// holds ClientSession<G> itself): the names of the resume paths, the reconnect schedule, which
-// refusals are final, the budget rule's arithmetic and the median of recent wall times. Integers
-// only; time is passed in.
+// holds ClientSession<G> itself): the names of the resume paths, the reconnect schedule, where the
+// next connection goes, which refusals are final, the budget rule's arithmetic and the median of
+// recent wall times. Integers only; time is passed in.
 #include "tandem/net/client_session.hpp"
 
 #include <algorithm>
@@ -79,6 +79,34 @@ bool is_websocket_url(std::string_view text) {
         if (!alnum && allowed.find(c) == std::string_view::npos) return false;
     }
     return true;
+}
+
+uint32_t Destinations::set_fleet(std::string_view own, std::span<const std::string> others) {
+    own_ = is_websocket_url(own) ? std::string(own) : std::string();
+    fleet_.clear();
+    entry_ = 0;
+    moved_.clear();
+    last_failed_.reset();
+    for (const std::string& url : others) {
+        if (fleet_.size() == max_fleet_urls) break;
+        if (!is_websocket_url(url) || url == own_ || std::find(fleet_.begin(), fleet_.end(), url) != fleet_.end()) continue;
+        fleet_.push_back(url);
+    }
+    return static_cast<uint32_t>(fleet_.size());
+}
+
+void Destinations::moved(std::string_view url) { moved_ = std::string(url); }
+
+bool Destinations::failed() {
+    last_failed_ = next();
+    // A moved-to process that does not answer: back to the entry that named it, which names
+    // the room's next owner once a peer has adopted it.
+    if (!moved_.empty()) {
+        moved_.clear();
+        return true;
+    }
+    entry_ = static_cast<uint32_t>((entry_ + 1) % (fleet_.size() + 1));
+    return entry_ != 0;
 }
 
 Fx tick_fraction(int64_t since_step_ns, int64_t tick_ns) {

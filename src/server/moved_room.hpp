@@ -1,7 +1,7 @@
 // The answer to a join for a room another process serves (failover, store_watch.hpp): a
 // RoomPort that greets every connection with a room_moved error naming the WebSocket URL of the
 // room's process, then closes it with 1012 (service restart). It runs on a strand like any room
-// but never ticks; the client session follows the URL (client_session.hpp's moved_to).
+// but never ticks; the client session follows the URL (client_session.hpp's next_url).
 #pragma once
 
 #include <memory>

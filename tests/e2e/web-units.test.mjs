@@ -174,7 +174,8 @@ describe('the transport\'s early socket', () => {
 describe('the session adapter', () => {
   // The module's ClientSession, reduced to the calls the adapter makes.
   const tandem = { game: { name: 'toy' }, ClientSession: class {
-    onConnected() {} receive() {} onDisconnected() {} shouldReconnect() { return true; } setView() {}
+    onConnected() {} receive() {} onDisconnected() {} onConnectFailed() {} setFleet() { return 0; } get nextUrl() { return ''; }
+    shouldReconnect() { return true; } setView() {}
     takeOutgoing() { return []; } get reconnectDelayMs() { return 250; } delete() {}
   } };
   test('dispose closes a live socket with a code a page may send, and never reopens it', () => withFakeSocket(async () => {
@@ -191,7 +192,7 @@ describe('the session adapter', () => {
   test('a room that moved to another process: the next socket goes at once to the URL the session was told, and stays there', () => withFakeSocket(async () => {
     let movedTo = '';
     const moving = { ...tandem, ClientSession: class extends tandem.ClientSession {
-      get movedTo() { return movedTo; }
+      get nextUrl() { return movedTo; }
       get reconnectDelayMs() { return movedTo ? 0 : 250; }
     } };
     const adapter = new SessionAdapter(moving, { serverUrl: 'ws://a/ws/r1', watch: false, debug: false }, { view: {} });
@@ -200,6 +201,28 @@ describe('the session adapter', () => {
     FakeSocket.all[0].drop(1012);
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.deepEqual(FakeSocket.all.map((socket) => socket.url), ['ws://a/ws/r1', 'ws://b:9/ws/r1']);
+    adapter.dispose();
+  }));
+
+  test('the session is told the fleet and its own URL, a socket that never opened is reported as a failed connection, and the next socket goes where the session then says (its own URL for \'\')', () => withFakeSocket(async () => {
+    const calls = [];
+    let next = 'ws://b/ws/r1';
+    const fleet = { ...tandem, ClientSession: class extends tandem.ClientSession {
+      setFleet(own, urls) { calls.push(['setFleet', own, urls]); return urls.length; }
+      onConnectFailed() { calls.push(['failed']); }
+      onDisconnected() { calls.push(['disconnected']); }
+      get nextUrl() { return next; }
+      get reconnectDelayMs() { return 0; }
+    } };
+    const adapter = new SessionAdapter(fleet, { serverUrl: 'ws://a/ws/r1', watch: false, debug: false, fleet: ['ws://b/ws/r1'] }, { view: {} });
+    FakeSocket.all[0].drop(1006);   // refused: never opened
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    next = '';                      // back to the own URL
+    FakeSocket.all[1].open();
+    FakeSocket.all[1].drop(1006);   // opened, then lost
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(calls, [['setFleet', 'ws://a/ws/r1', ['ws://b/ws/r1']], ['failed'], ['disconnected']]);
+    assert.deepEqual(FakeSocket.all.map((socket) => socket.url), ['ws://a/ws/r1', 'ws://b/ws/r1', 'ws://a/ws/r1']);
     adapter.dispose();
   }));
 });
@@ -275,6 +298,11 @@ describe('the URL options', () => {
     assert.equal(parseOptions('?predict-window=4', at).predictWindow, 4);
     assert.equal(parseOptions('?predict-window=64', at).predictWindow, 64);
     for (const bad of ['0', '65', '2.5', 'x', '']) assert.equal(parseOptions(`?predict-window=${bad}`, at).predictWindow, null, bad);
+  });
+  test('?fleet= lists the other processes\' URLs in order, empty ones left out (the session checks each is a WebSocket URL)', () => {
+    assert.deepEqual(parseOptions('', at).fleet, []);
+    assert.deepEqual(parseOptions('?fleet=ws://10.0.0.2:8080/ws/r1,,ws://10.0.0.3:8080/ws/r1', at).fleet,
+      ['ws://10.0.0.2:8080/ws/r1', 'ws://10.0.0.3:8080/ws/r1']);
   });
 });
 

@@ -215,4 +215,24 @@ describe('ClientSession', () => {
     s.delete();
     assert.throws(() => s.figures(), /deleted/);
   });
+
+  test('the fleet: setFleet keeps the WebSocket URLs once each and says how many; a socket that never opened sends the next to the fleet\'s next URL, 250 ms later; bad arguments are refused', () => {
+    const s = new tandem.ClientSession({ nowMs: 0 });
+    assert.equal(s.nextUrl, '', 'before the fleet: the transport\'s own URL');
+    assert.equal(s.setFleet('ws://a:1/ws/r', ['ws://b:1/ws/r', 'http://c/ws/r', 'ws://b:1/ws/r', 'wss://d:2/ws/r']), 2);
+    assert.equal(s.nextUrl, 'ws://a:1/ws/r');
+    const visited = [];
+    for (let i = 0; i < 3; ++i) {
+      s.onConnectFailed(i);
+      visited.push([s.nextUrl, s.reconnectDelayMs]);
+    }
+    // The third failure ends a round: the backoff's next step (0, then 250 ms) applies.
+    assert.deepEqual(visited, [['ws://b:1/ws/r', 250], ['wss://d:2/ws/r', 250], ['ws://a:1/ws/r', 0]]);
+    assert.throws(() => s.setFleet(7, []), TypeError);
+    assert.throws(() => s.setFleet('ws://a/ws', 'ws://b/ws'), TypeError);
+    assert.throws(() => s.setFleet('ws://a/ws', [1]), /urls\[0\] must be a string/);
+    assert.throws(() => s.setFleet('ws://a/ws', new Array(65).fill('ws://b/ws')), TypeError);
+    assert.throws(() => s.onConnectFailed(-1), RangeError);
+    s.delete();
+  });
 });

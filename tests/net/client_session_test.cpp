@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "arena/sim.hpp"
@@ -588,13 +590,13 @@ TEST_CASE("room_moved is followed at once to the WebSocket URL it names, at most
         c.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, url}), c.now);
         c.session.on_disconnected(c.now);
         CHECK(c.session.should_reconnect());
-        CHECK(c.session.moved_to() == url);
+        CHECK(c.session.next_url() == url);
         CHECK(c.session.reconnect_delay_ns() == 0);   // at once, not on the backoff
         c.session.on_connected(c.now);
         // A failure after the move (no room_moved) backs off as usual, to the same place.
         c.session.on_disconnected(c.now);
         CHECK(c.session.reconnect_delay_ns() > 0);
-        CHECK(c.session.moved_to() == url);
+        CHECK(c.session.next_url() == url);
         c.session.on_connected(c.now);
     }
     c.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, url}), c.now);
@@ -611,7 +613,7 @@ TEST_CASE("a tick verified resets the room_moved count, so a room may move again
     REQUIRE(c.session.figures().verified_ticks > 0);
     c.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, "ws://b:2/ws/r"}), c.now);
     CHECK(c.session.should_reconnect());
-    CHECK(c.session.moved_to() == "ws://b:2/ws/r");
+    CHECK(c.session.next_url() == "ws://b:2/ws/r");
 }
 
 TEST_CASE("a room_moved naming anything but a WebSocket URL is not followed and ends the session's retries", "[client_session]") {
@@ -620,12 +622,141 @@ TEST_CASE("a room_moved naming anything but a WebSocket URL is not followed and 
         Connected c;
         c.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, text}), c.now);
         CHECK_FALSE(c.session.should_reconnect());
-        CHECK(c.session.moved_to().empty());
+        CHECK(c.session.next_url().empty());
     }
     Connected ok;
     ok.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, "wss://[::1]:8443/ws/abc-_"}), ok.now);
     CHECK(ok.session.should_reconnect());
-    CHECK(ok.session.moved_to() == "wss://[::1]:8443/ws/abc-_");
+    CHECK(ok.session.next_url() == "wss://[::1]:8443/ws/abc-_");
+}
+
+TEST_CASE("a connection that never opens backs off like one that dropped, 250 ms doubling to 8 s, and an open socket's close is not one", "[client_session]") {
+    Connected c;
+    c.session.on_disconnected(c.now);
+    CHECK(c.session.reconnect_delay_ns() == 0);   // the first retry at once
+    for (int64_t delay : {250 * ms, 500 * ms, 1000 * ms, 2000 * ms, 4000 * ms, 8000 * ms, 8000 * ms}) {
+        c.session.on_connect_failed(c.now);
+        CHECK(c.session.should_reconnect());
+        CHECK(c.session.reconnect_delay_ns() == delay);
+    }
+    Connected open;
+    open.session.on_connect_failed(open.now);   // the socket is open: nothing failed to open
+    open.session.on_disconnected(open.now);
+    CHECK(open.session.reconnect_delay_ns() == 0);
+}
+
+TEST_CASE("the fleet's entries: only WebSocket URLs, no repeats, at most max_fleet_urls, tried round the list from the own URL", "[client_session]") {
+    net::detail::Destinations d;
+    CHECK(d.next().empty());   // before set_fleet: the transport's own URL
+    const std::vector<std::string> others = {"ws://b:1/ws/r", "http://x/ws/r", "ws://b:1/ws/r", "ws://a:1/ws/r", "", "wss://c:2/ws/r"};
+    CHECK(d.set_fleet("ws://a:1/ws/r", others) == 2);
+    // Each failure moves on; the one that wraps to the own URL ends a round (returns false).
+    const std::pair<const char*, bool> expected[] = {{"ws://a:1/ws/r", true}, {"ws://b:1/ws/r", true}, {"wss://c:2/ws/r", false},
+                                                     {"ws://a:1/ws/r", true}, {"ws://b:1/ws/r", true}};
+    for (const auto& [url, within_round] : expected) {
+        CHECK(d.next() == url);
+        CHECK(d.failed() == within_round);
+    }
+    std::vector<std::string> many;
+    for (int i = 0; i < 12; ++i) many.push_back("ws://h" + std::to_string(i) + ":1/ws/r");
+    CHECK(d.set_fleet("not a url", many) == max_fleet_urls);
+    CHECK(d.next().empty());
+    CHECK(d.fleet().back() == "ws://h7:1/ws/r");
+}
+
+TEST_CASE("a moved-to process that does not answer sends the next connection back to the entry that named it, and is remembered as failed until a tick verifies", "[client_session]") {
+    net::detail::Destinations d;
+    REQUIRE(d.set_fleet("ws://a:1/ws/r", std::vector<std::string>{"ws://b:1/ws/r"}) == 1);
+    CHECK(d.failed());                 // a is down: on to b
+    REQUIRE(d.next() == "ws://b:1/ws/r");
+    d.moved("ws://c:1/ws/r");          // b names c
+    CHECK(d.next() == "ws://c:1/ws/r");
+    CHECK(d.failed());                 // c is down too: back to b, within the round
+    CHECK(d.next() == "ws://b:1/ws/r");
+    CHECK(d.failed_last("ws://c:1/ws/r"));
+    CHECK_FALSE(d.failed_last("ws://b:1/ws/r"));
+    d.verified();
+    CHECK_FALSE(d.failed_last("ws://c:1/ws/r"));
+}
+
+TEST_CASE("a fleet between owners is asked every 250 ms within a round of its entries, and a whole round that fails backs off as one attempt", "[client_session]") {
+    const std::string a = "ws://10.0.0.1:8080/ws/r1", b = "ws://10.0.0.2:8080/ws/r1", c = "ws://10.0.0.3:8080/ws/r1";
+    Connected s;
+    REQUIRE(s.session.set_fleet(a, std::vector<std::string>{b, c}) == 2);
+    s.session.on_disconnected(s.now);
+    CHECK(s.session.reconnect_delay_ns() == 0);
+    // Each round: a, b and c refuse (or do not know the room yet: 404 before the upgrade).
+    const std::pair<const std::string*, int64_t> expected[] = {
+        {&b, 250 * ms}, {&c, 250 * ms}, {&a, 250 * ms},    // the first round over: the backoff's second step
+        {&b, 250 * ms}, {&c, 250 * ms}, {&a, 500 * ms},
+        {&b, 250 * ms}, {&c, 250 * ms}, {&a, 1000 * ms}};
+    for (const auto& [url, delay] : expected) {
+        s.session.on_connect_failed(s.now);
+        CHECK(s.session.next_url() == *url);
+        CHECK(s.session.reconnect_delay_ns() == delay);
+    }
+}
+
+TEST_CASE("the owner dies: the session tries its own URL at once, then the fleet's next, and a peer naming the dead owner is asked again every 250 ms without a move counted, then the adopter is followed", "[client_session]") {
+    const std::string a = "ws://10.0.0.1:8080/ws/r1", b = "ws://10.0.0.2:8080/ws/r1", c = "ws://10.0.0.3:8080/ws/r1";
+    Connected s;
+    REQUIRE(s.session.set_fleet(a, std::vector<std::string>{b, c}) == 2);
+    CHECK(s.session.next_url() == a);
+    s.session.on_disconnected(s.now);           // a was killed
+    CHECK(s.session.next_url() == a);           // a dropped socket is tried again where it was, at once
+    CHECK(s.session.reconnect_delay_ns() == 0);
+    s.session.on_connect_failed(s.now);         // a refuses: nobody listens there any more
+    CHECK(s.session.next_url() == b);
+    CHECK(s.session.reconnect_delay_ns() == 250 * ms);
+    // b has not yet seen a's lease lapse: it names a, which just refused.
+    for (uint32_t wait = 0; wait < max_owner_waits; ++wait) {
+        s.session.on_connected(s.now);
+        s.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, a}), s.now);
+        s.session.on_disconnected(s.now);
+        CHECK(s.session.should_reconnect());
+        CHECK(s.session.next_url() == b);
+        CHECK(s.session.reconnect_delay_ns() == 250 * ms);   // flat: the adoption is 1.5 s away at most
+    }
+    // Past the waits such a room_moved is followed like any (a process that came back).
+    s.session.on_connected(s.now);
+    s.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, a}), s.now);
+    s.session.on_disconnected(s.now);
+    CHECK(s.session.next_url() == a);
+    CHECK(s.session.reconnect_delay_ns() == 0);
+    s.session.on_connect_failed(s.now);
+    CHECK(s.session.next_url() == b);           // back to the entry that named it
+    // b now knows c adopted the room: followed at once, a move counted.
+    s.session.on_connected(s.now);
+    s.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, c}), s.now);
+    s.session.on_disconnected(s.now);
+    CHECK(s.session.should_reconnect());
+    CHECK(s.session.next_url() == c);
+    CHECK(s.session.reconnect_delay_ns() == 0);
+}
+
+TEST_CASE("a verified tick forgets the dead owner: a later room_moved naming it is followed at once", "[client_session]") {
+    const std::string a = "ws://10.0.0.1:8080/ws/r1", b = "ws://10.0.0.2:8080/ws/r1";
+    Connected s;
+    REQUIRE(s.session.set_fleet(a, std::vector<std::string>{b}) == 1);
+    s.session.on_disconnected(s.now);
+    s.session.on_connect_failed(s.now);
+    for (uint32_t wait = 0; wait < max_owner_waits - 1; ++wait) {
+        s.session.on_connected(s.now);
+        s.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, a}), s.now);
+        s.session.on_disconnected(s.now);
+    }
+    // b adopted the room: its welcome and a verified tick.
+    s.session.on_connected(s.now);
+    s.session.receive(s.server.welcome(), s.now);
+    s.session.receive(s.server.baseline(), s.now);
+    s.session.receive(s.server.frame(), s.now);
+    REQUIRE(s.session.advance(s.now, 16 * ms) >= 1);
+    REQUIRE(s.session.figures().verified_ticks > 0);
+    // a is no longer remembered as failed: a room_moved naming it is followed at once.
+    s.session.receive(encoded(ErrorMsg{net::ErrorCode::room_moved, a}), s.now);
+    s.session.on_disconnected(s.now);
+    CHECK(s.session.next_url() == a);
+    CHECK(s.session.reconnect_delay_ns() == 0);
 }
 
 TEST_CASE("what the page draws from: the state before the last step, the confirmed one, the fraction between, the step's events", "[client_session]") {

@@ -17,12 +17,13 @@ export class SessionAdapter extends SessionDriver {
   /**
    * @param {object} tandem the loaded ES module (a game's package)
    * @param {{serverUrl: string, watch: boolean, debug: boolean, lockstep?: boolean, predictWindow?: number | null,
-   *   ticket?: string | null}} options ticket: a join ticket for a server that requires one
+   *   ticket?: string | null, fleet?: string[]}} options ticket: a join ticket for a server that requires one;
+   *   fleet: the room's URLs at the fleet's other processes (?fleet=)
    * @param {{view: object, command?: Function}} plugin the game's plugin (what it draws, its command from its input)
    * @param {Transport | null} [early] a transport the page started before the module was ready
    *   (early.mjs): what it received meanwhile is handed to the session in order
    */
-  constructor(tandem, { serverUrl, watch, debug, lockstep = false, predictWindow = null, ticket = null }, plugin, early = null) {
+  constructor(tandem, { serverUrl, watch, debug, lockstep = false, predictWindow = null, ticket = null, fleet = [] }, plugin, early = null) {
     // A player draws the predicted state (own commands at once, corrected when others' inputs
     // arrive); a watcher has nothing to predict, and ?lockstep draws only what is verified.
     const predict = !watch && !lockstep;
@@ -31,6 +32,8 @@ export class SessionAdapter extends SessionDriver {
     const session = new tandem.ClientSession({ watch, nowMs: early?.startedAtMs ?? performance.now(), predict,
       predictWindowTicks: predictWindow ?? undefined });
     if (ticket) session.setTicket(ticket);
+    // The fleet's other addresses (?fleet=): where the session goes when its process stops answering.
+    session.setFleet(serverUrl, fleet);
     super(session, tandem, plugin, { debug, replayName: tandem.game.name, flush: () => this.#flush() });
     this.mode = watch ? 'watch' : 'play';
     this.modeLabel = watch ? `Watching the room at ${serverUrl}`
@@ -38,13 +41,14 @@ export class SessionAdapter extends SessionDriver {
     const handlers = {
       onOpen: (nowMs) => { session.onConnected(nowMs); this.#flush(); },
       onMessage: (bytes, nowMs) => { session.receive(bytes, nowMs); this.#flush(); },
-      onClose: (code, reason, nowMs) => {
-        session.onDisconnected(code, nowMs);
+      onClose: (code, reason, nowMs, opened) => {
+        if (opened) session.onDisconnected(code, nowMs);
+        else session.onConnectFailed(nowMs);
         // A refusal (version, fingerprint, game, room full) must not be retried in a loop.
         if (!session.shouldReconnect()) this.#transport.stop();
       },
       retryDelayMs: () => session.reconnectDelayMs,
-      retryUrl: () => session.movedTo || null,
+      retryUrl: () => session.nextUrl,
       // everOpened stays true once the socket has opened: a page that samples the state once
       // a frame could otherwise see only the refusal's close and take it for no server at all.
       // opens counts the times it opened (a reconnection after an absence is one more).

@@ -108,6 +108,16 @@ inline constexpr uint32_t max_room_moves = 4;
 // The longest URL a room_moved may name (the ErrorMsg's text): what a WebSocket URL of a host,
 // a port and a room's id takes, with room to spare.
 inline constexpr uint32_t max_moved_url_bytes = 200;
+// The fleet's other addresses a session may be given (set_fleet): where it tries when a
+// connection does not open (the room's process died, and its only URL now refuses). Any
+// process of the fleet serves the room or names its owner (room_moved), so a few suffice.
+inline constexpr uint32_t max_fleet_urls = 8;
+// A room_moved that names the process whose connection just failed to open: the fleet still
+// holds that dead owner's lease, and a peer adopts the room once it lapses (a lease's TTL and a
+// scan: 1.5 s with tandem serve's). The session then waits reconnect_first_backoff_ns and asks
+// again, neither following the dead URL nor counting a move, at most this many times between
+// verified ticks (4 s of asking), after which such a room_moved counts as any other.
+inline constexpr uint32_t max_owner_waits = 16;
 // A mismatch's field diff: the session keeps its own (wrong) state of the mismatched tick and
 // the inputs of the frames that follow it until the healing baseline, steps that state to the
 // baseline's tick and diffs the two. At most mismatch_diff_seconds of ticks are followed
@@ -214,6 +224,41 @@ bool refusal_is_final(ErrorCode code);
 // "ws://" or "wss://", a host, and only characters a URL is written with: what a room_moved may
 // send a session to (anything else is not followed).
 bool is_websocket_url(std::string_view text);
+
+// Where a session's next connection goes. A room_moved names the room's process, and
+// connections go there while they open. One that never opens moves on: from a moved-to URL
+// back to the entry it was reached from, from an entry to the next of the entries round the
+// list (the transport's own URL, then the fleet's, set_fleet). Pure: the session calls it, the
+// tests drive it alone.
+class Destinations {
+public:
+    // own: the URL the transport opened first ("" when it is not a WebSocket URL: then next()
+    // says "" for it, the transport's own). others: the fleet's other WebSocket URLs, in order;
+    // what is not a WebSocket URL, a repeat or past max_fleet_urls is left out. Returns how many
+    // of them were kept. Starts again at the own URL.
+    uint32_t set_fleet(std::string_view own, std::span<const std::string> others);
+    // A room_moved naming `url` (a WebSocket URL, already checked): the next connection goes there.
+    void moved(std::string_view url);
+    // The connection to next() closed without ever opening. Returns whether the next attempt goes
+    // to a process not yet tried in this round of the entries (the entry a moved-to URL came
+    // from, or the next entry but the first): false once the round is over.
+    bool failed();
+    // Whether `url` is where the newest connection that failed to open went (a dead process a
+    // peer may still name as the room's owner until its lease lapses).
+    bool failed_last(std::string_view url) const { return last_failed_ && *last_failed_ == url; }
+    // A tick verified: whatever failed before is forgotten.
+    void verified() { last_failed_.reset(); }
+    const std::string& next() const { return moved_.empty() ? entry_url() : moved_; }
+    std::span<const std::string> fleet() const { return fleet_; }
+
+private:
+    const std::string& entry_url() const { return entry_ == 0 ? own_ : fleet_[entry_ - 1]; }
+    std::vector<std::string> fleet_;
+    uint32_t entry_ = 0;                        // 0: the transport's own URL; i: fleet_[i - 1]
+    std::string moved_;                         // a room_moved's URL, while connections there open
+    std::optional<std::string> last_failed_;    // where the newest unopened connection went
+    std::string own_;                           // the transport's own URL, or "" for it
+};
 Fx tick_fraction(int64_t since_step_ns, int64_t tick_ns);
 uint64_t steps_allowed(bool catching_up, int64_t budget_ns, int64_t step_cost_ns);
 
@@ -270,18 +315,35 @@ public:
     // counted and ignored.
     void receive(std::span<const uint8_t> message, int64_t now);
     void on_disconnected(int64_t now);
+    // The socket closed without ever opening (refused, unreachable, a failed handshake, a room
+    // the process does not know yet): the next attempt goes elsewhere (Destinations), from a
+    // room_moved's URL back to the entry, or to the fleet's next one, after the first backoff;
+    // once a whole round of the entries has failed, one more attempt on the backoff. So a fleet
+    // whose room is between owners is asked every 250 ms at first, and a dead fleet (or a lone
+    // server) is backed off from as before.
+    void on_connect_failed(int64_t now);
+    // The URL the transport opens first, and the fleet's other WebSocket URLs for this room (a
+    // page's ?fleet=), tried in turn when a connection does not open. Returns how many of the
+    // others were kept (detail::Destinations::set_fleet).
+    uint32_t set_fleet(std::string_view own, std::span<const std::string> others) { return destinations_.set_fleet(own, others); }
     // Whether the socket should be reopened: false after a refusal retrying cannot cure
     // (version or fingerprint mismatch, malformed, unexpected, rate_limited, and
     // resumed_elsewhere: another connection holds the seat, and fighting it back would only
     // pass the seat to and fro). A refused resume token is not final: the session drops the
     // token and its next connection asks for a new seat.
     bool should_reconnect() const { return !refused_for_good_; }
-    // The delay before the next attempt (0, then 250 ms doubling to 8 s; 0 after room_moved).
-    int64_t reconnect_delay_ns() const { return move_pending_ ? 0 : detail::reconnect_delay(reconnect_attempts_); }
-    // Where the next connection goes after a room_moved: the WebSocket URL the room named
-    // ("" = where the last one went). The transport opens its next socket there; the session
+    // The delay before the next attempt: 0, then 250 ms doubling to 8 s; 0 after room_moved;
+    // 250 ms while a peer still names a dead owner (max_owner_waits), or before the next of the
+    // fleet's entries within a round.
+    int64_t reconnect_delay_ns() const {
+        if (move_pending_) return 0;
+        if (owner_wait_pending_ || next_entry_pending_) return reconnect_first_backoff_ns;
+        return detail::reconnect_delay(reconnect_attempts_);
+    }
+    // Where the next connection goes: a room_moved's URL, the transport's own URL ("" before
+    // set_fleet) or one of the fleet's (detail::Destinations). The transport opens its next socket there; the session
     // keeps its resume token, so a player takes its seat back from the room's new process.
-    const std::string& moved_to() const { return moved_to_; }
+    const std::string& next_url() const { return destinations_.next(); }
 
     // Appends each queued outgoing message and empties the queue.
     void take_outgoing(std::vector<std::vector<uint8_t>>& out) {
@@ -473,9 +535,12 @@ private:
     // Reconnect.
     uint32_t reconnect_attempts_ = 0;
     bool refused_for_good_ = false;
-    std::string moved_to_;       // the last room_moved's URL: where the room is now
+    detail::Destinations destinations_;
     bool move_pending_ = false;  // a room_moved not yet followed (the next attempt goes at once)
     uint32_t moves_ = 0;         // room_moved followed since the last verified tick
+    bool owner_wait_pending_ = false;   // a room_moved named a dead owner: ask again shortly
+    bool next_entry_pending_ = false;   // a connection failed: the next entry of this round is tried shortly
+    uint32_t owner_waits_ = 0;          // such waits since the last verified tick
     // The seat's resume token from the newest welcome, sent in the next connection's hello;
     // whether the hello of this connection carried it.
     std::optional<ResumeToken> resume_token_;
@@ -501,6 +566,8 @@ void ClientSession<G>::on_connected(int64_t now) {
     probes_.clear();
     connected_ = true;
     move_pending_ = false;
+    owner_wait_pending_ = false;
+    next_entry_pending_ = false;
     welcomed_ = false;
     awaiting_baseline_ = true;
     frames_.clear();
@@ -529,6 +596,16 @@ void ClientSession<G>::on_disconnected(int64_t now) {
     outgoing_.clear();
     pending_command_.reset();
     ++reconnect_attempts_;
+}
+
+template <sim::Simulation G>
+void ClientSession<G>::on_connect_failed(int64_t now) {
+    (void)now;
+    if (connected_) return;   // an open socket's close is on_disconnected
+    move_pending_ = false;
+    owner_wait_pending_ = false;
+    next_entry_pending_ = destinations_.failed();
+    if (!next_entry_pending_) ++reconnect_attempts_;
 }
 
 // ---- Receiving -------------------------------------------------------------------------------
@@ -603,10 +680,17 @@ void ClientSession<G>::receive(std::span<const uint8_t> message, int64_t now) {
         if (detail::refusal_is_final(e->code)) refused_for_good_ = true;
         if (e->code == ErrorCode::room_moved) {
             // Followed a bounded number of times; a URL that is not a WebSocket's is not followed.
-            if (++moves_ > max_room_moves || !detail::is_websocket_url(e->text)) {
+            // One naming where the last connection failed to open is a peer that has not yet
+            // seen the owner's lease lapse: asked again shortly, not followed.
+            if (!detail::is_websocket_url(e->text)) {
+                refused_for_good_ = true;
+            } else if (destinations_.failed_last(e->text) && owner_waits_ < max_owner_waits) {
+                ++owner_waits_;
+                owner_wait_pending_ = true;
+            } else if (++moves_ > max_room_moves) {
                 refused_for_good_ = true;
             } else {
-                moved_to_ = e->text;
+                destinations_.moved(e->text);
                 move_pending_ = true;
             }
         }
@@ -793,6 +877,8 @@ bool ClientSession<G>::step_one(int64_t now) {
     verified_digest_ = frame.digest;
     reconnect_attempts_ = 0;
     moves_ = 0;
+    owner_waits_ = 0;
+    destinations_.verified();
     if (catching_up_) ++figures_.last_resume.ticks;
     // A resync is over at the first tick verified on its baseline (a catch-up when it ends).
     if (resume_open_ && figures_.last_resume.path == ResumePath::resync) close_resume(now);

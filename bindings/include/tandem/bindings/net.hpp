@@ -479,9 +479,17 @@ struct NetBinding {
         b.session.receive(b.message, ns_from_ms(now_ms));   // frames queued only: advance verifies
     }
     static void session_on_disconnected(SessionBox& b, double now_ms) { b.session.on_disconnected(ns_from_ms(now_ms)); }
+    static void session_on_connect_failed(SessionBox& b, double now_ms) { b.session.on_connect_failed(ns_from_ms(now_ms)); }
+    // The fleet's URLs: net.mjs has checked them and passes a fresh array of plain strings.
+    static uint32_t session_set_fleet(SessionBox& b, std::string own, const val& others) {
+        std::vector<std::string> urls;
+        const auto count = others["length"].as<uint32_t>();
+        for (uint32_t i = 0; i < count; ++i) urls.push_back(others[i].as<std::string>());
+        return b.session.set_fleet(own, urls);
+    }
     static bool session_should_reconnect(const SessionBox& b) { return b.session.should_reconnect(); }
     static double session_reconnect_delay_ms(const SessionBox& b) { return ms_from_ns(b.session.reconnect_delay_ns()); }
-    static std::string session_moved_to(const SessionBox& b) { return b.session.moved_to(); }
+    static std::string session_next_url(const SessionBox& b) { return b.session.next_url(); }
     static val session_take_outgoing(SessionBox& b) {
         b.session.take_outgoing(b.outgoing);
         return messages_js(b.outgoing);
@@ -737,9 +745,11 @@ struct NetBinding {
             .function("setTicket", &session_set_ticket)
             .function("receive", &session_receive)
             .function("onDisconnected", &session_on_disconnected)
+            .function("onConnectFailed", &session_on_connect_failed)
+            .function("setFleet", &session_set_fleet)
             .function("shouldReconnect", &session_should_reconnect)
             .function("reconnectDelayMs", &session_reconnect_delay_ms)
-            .function("movedTo", &session_moved_to)
+            .function("nextUrl", &session_next_url)
             .function("takeOutgoing", &session_take_outgoing)
             .function("advance", &session_advance)
             .function("onSuspend", &session_on_suspend)
