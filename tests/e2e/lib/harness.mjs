@@ -145,9 +145,9 @@ export const tandemBinary = process.env.TANDEM_BIN ?? join(repoRoot, 'build/nati
  * returned object can kill it (a crash, not a clean stop) and start it again on the same port.
  * `binary`, `web` and `packageDir` name another build, page and package (tests/e2e/page-figures.mjs
  * --baseline, --predict-packages).
- * @param {{port?: number, args?: string[], binary?: string, web?: string, packageDir?: string}} [options]
+ * @param {{port?: number, host?: string, args?: string[], binary?: string, web?: string, packageDir?: string}} [options]
  */
-export async function startTandemServe({ port = 0, args = [], binary = tandemBinary, web = webDir, game = 'arena',
+export async function startTandemServe({ port = 0, host = '127.0.0.1', args = [], binary = tandemBinary, web = webDir, game = 'arena',
   packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/packages', game) } = {}) {
   const launch = async (onPort) => {
     // `listening on` goes to stdout; the harness reads stderr, so the shell moves it there.
@@ -158,13 +158,13 @@ export async function startTandemServe({ port = 0, args = [], binary = tandemBin
     // suite. So these servers give one address 64 of each; the shares themselves are tested
     // from outside in tests/server/hostile.test.mjs. A later --per-address-limit in `args` wins.
     const child = spawnTracked('/bin/sh', ['-c', 'exec "$0" "$@" 1>&2', binary, 'serve', '--game', game,
-      '--port', String(onPort), '--web', web, '--pkg', packageDir, '--per-address-limit', '64', ...args]);
+      '--host', host, '--port', String(onPort), '--web', web, '--pkg', packageDir, '--per-address-limit', '64', ...args]);
     const match = await waitForLine(child, /listening on http:\/\/([^\s/]+):(\d+)\//, 15_000, 'tandem serve');
     return { child, port: Number(match[2]) };
   };
   let { child, port: actual } = await launch(port);
   const server = {
-    get origin() { return `http://127.0.0.1:${actual}`; },
+    get origin() { return `http://${host}:${actual}`; },
     get port() { return actual; },
     get child() { return child; },
     /** Kills the server outright (SIGKILL: no goodbye to the clients). */
