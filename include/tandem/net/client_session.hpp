@@ -259,6 +259,7 @@ private:
     std::optional<std::string> last_failed_;    // where the newest unopened connection went
     std::string own_;                           // the transport's own URL, or "" for it
 };
+
 Fx tick_fraction(int64_t since_step_ns, int64_t tick_ns);
 uint64_t steps_allowed(bool catching_up, int64_t budget_ns, int64_t step_cost_ns);
 
@@ -341,8 +342,9 @@ public:
         return detail::reconnect_delay(reconnect_attempts_);
     }
     // Where the next connection goes: a room_moved's URL, the transport's own URL ("" before
-    // set_fleet) or one of the fleet's (detail::Destinations). The transport opens its next socket there; the session
-    // keeps its resume token, so a player takes its seat back from the room's new process.
+    // set_fleet) or one of the fleet's (detail::Destinations). The transport opens its next
+    // socket there; the session keeps its resume token, so a player takes its seat back from the
+    // room's new process.
     const std::string& next_url() const { return destinations_.next(); }
 
     // Appends each queued outgoing message and empties the queue.
