@@ -121,7 +121,7 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
     if (flags.scenario) known.push_back("--scenario");
     for (const FlagSpec& f : flags.game) known.push_back(f.flag);
     for (const char* f : {"--input-delay", "--max-players", "--max-watchers", "--per-address-limit", "--resume-grace", "--record", "--record-dir",
-                          "--store", "--room", "--advertise", "--room-idle-close", "--tick-threads", "--ticket-key", "--allow-origin", "--help"}) {
+                          "--store", "--room", "--advertise", "--room-idle-close", "--max-rooms", "--tick-threads", "--ticket-key", "--allow-origin", "--help"}) {
         known.emplace_back(f);
     }
     std::string accepted;
@@ -197,6 +197,10 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
             const auto v = count(1, largest_room_idle_close_seconds);
             if (!v) return usage(std::string(v.message()));
             o.room_idle_close_seconds = *v;
+        } else if (flag == "--max-rooms") {
+            const auto v = count(1, largest_max_rooms);
+            if (!v) return usage(std::string(v.message()));
+            o.max_rooms = *v;
         } else if (flag == "--tick-threads") {
             const auto v = count(1, largest_tick_threads);
             if (!v) return usage(std::string(v.message()));
@@ -334,7 +338,7 @@ std::string serve_help_text(const ServeHelp& help) {
     out += indent + "[--input-delay TICKS] [--max-players N] [--max-watchers N] [--record FILE]\n";
     out += indent + "[--per-address-limit N] [--resume-grace SECONDS] [--allow-origin ORIGIN]...\n";
     out += indent + "[--store ADDRESS] [--advertise URL] [--room NAME] [--ticket-key FILE] [--room-idle-close SECONDS]\n";
-    out += indent + "[--tick-threads N]\n";
+    out += indent + "[--max-rooms N] [--tick-threads N]\n";
     out += "\n";
     out += "Runs a room" + (help.game.empty() ? std::string() : " of " + help.game) +
            " (the default room): the authoritative simulation, its tick loop, its\n"
@@ -407,6 +411,9 @@ std::string serve_help_text(const ServeHelp& help) {
     help_entry(out, "--room-idle-close SECONDS", "close a room made by POST /rooms once it has had no connection\n"
                                                  "this long, 1.." + std::to_string(largest_room_idle_close_seconds) +
                                                      " (default 60; the default room never closes)");
+    help_entry(out, "--max-rooms N", "rooms POST /rooms may make at once, 1.." + std::to_string(largest_max_rooms) +
+                                         " (default " + std::to_string(TransportLimits{}.max_rooms) + "; an arena\n"
+                                         "room holds about 1 MB before anyone joins)");
     help_entry(out, "--tick-threads N", "threads that tick the rooms, 1.." + std::to_string(largest_tick_threads) +
                                             " (default: the hardware threads but\n"
                                             "the I/O thread's, at least 2). Each room is stepped on one thread at\n"
@@ -425,7 +432,7 @@ std::string serve_help_text(const ServeHelp& help) {
                               "POST a JSON object {\"game\", \"max_players\", \"max_watchers\",\n"
                               "\"ticket\"} (each optional; the ticket required with --ticket-key,\n"
                               "and the room it names is the room made): 201 with the room's id.\n"
-                              "At most " + std::to_string(TransportLimits{}.max_rooms) + " rooms made at once, " +
+                              "At most " + std::to_string(TransportLimits{}.max_rooms) + " rooms made at once (--max-rooms), " +
                                   std::to_string(TransportLimits{}.rooms_per_address) + " per address; every\n"
                               "refusal is a 4xx or 503 with {\"error\", \"message\"}");
     help_entry(out, "/metrics", "Prometheus text exposition");

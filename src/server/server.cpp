@@ -411,6 +411,7 @@ int serve(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute
         effective.handshakes_per_address = *options.per_address_limit;
         effective.rooms_per_address = *options.per_address_limit;
     }
+    if (options.max_rooms) effective.max_rooms = *options.max_rooms;
     Server server(options, room, routes, effective, kinds);
     return server.run(out, err);
 }

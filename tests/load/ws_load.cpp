@@ -6,6 +6,8 @@
 // `tandem serve --game` runs; without, it sends the stand-in room's raw bytes.
 // It stops by itself after --seconds. Then, in the same run, it measures the kernel's
 // floor: a bare send() of the same bytes to as many loopback sockets, CPU per send.
+// With --rooms R it first makes R rooms of the server's game (POST /rooms) and spreads its
+// clients over them, client i in room i % R (/ws/ROOM): many small rooms in one process.
 // For the soak (build-scripts/soak): --from-addresses N spreads its clients over N loopback
 // source addresses (127.0.2.1 ...), so each stays within the server's per-address budgets,
 // and --tickets FILE gives client i the i-th ticket of FILE (one per line, as `tandem ticket`
@@ -147,8 +149,8 @@ void send_all(int fd, const uint8_t* data, size_t size) {
 }
 
 // Blocking upgrade; the handshake is not what is measured.
-void upgrade(int fd, uint16_t port) {
-    const std::string request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
+void upgrade(int fd, uint16_t port, const std::string& path) {
+    const std::string request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
                                 "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
     send_all(fd, reinterpret_cast<const uint8_t*>(request.data()), request.size());
@@ -239,6 +241,31 @@ void consume(Client& c, const uint8_t* data, size_t n) {
         at += header + length;
     }
     c.pending.erase(c.pending.begin(), c.pending.begin() + static_cast<std::ptrdiff_t>(at));
+}
+
+// POST /rooms {} over a fresh connection: the new room's WebSocket path ("/ws/ID"), from the
+// 201's JSON; anything else ends the run, saying what the server answered.
+std::string make_room(uint16_t port) {
+    const int fd = connect_loopback(port);
+    const std::string request = "POST /rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                "Content-Length: 2\r\nConnection: close\r\n\r\n{}";
+    send_all(fd, reinterpret_cast<const uint8_t*>(request.data()), request.size());
+    std::string text;
+    char chunk[4096];
+    for (;;) {
+        const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
+        if (n <= 0) break;
+        text.append(chunk, static_cast<size_t>(n));
+    }
+    ::close(fd);
+    const std::string key = "\"ws\":\"";
+    const size_t at = text.find(key);
+    const size_t end = at == std::string::npos ? at : text.find('"', at + key.size());
+    if (text.compare(0, 12, "HTTP/1.1 201") != 0 || end == std::string::npos) {
+        std::fprintf(stderr, "ws_load: POST /rooms was refused: %s\n", text.c_str());
+        std::exit(1);
+    }
+    return text.substr(at + key.size(), end - at - key.size());
 }
 
 // GET /metrics over a fresh connection; the figures by exact series name.
@@ -381,7 +408,7 @@ struct TimerFloor {
 
 // usage: ws_load --port N [--players P] [--watchers W] [--seconds S] [--hz 60] [--message-bytes 13]
 //                [--server-pid PID] [--game arena|ships (the real room's protocol)] [--timer-floor-cpu C]
-//                [--ack-burst 1] [--from-addresses N] [--tickets FILE]
+//                [--ack-burst 1] [--from-addresses N] [--tickets FILE] [--rooms R]
 // Prints one line of key=value figures.
 int main(int argc, char** argv) {
     const auto port = static_cast<uint16_t>(option(argc, argv, "--port", 0));
@@ -419,14 +446,19 @@ int main(int argc, char** argv) {
     }
     const bool protocol = game != nullptr;
     const auto from_addresses = static_cast<uint32_t>(option(argc, argv, "--from-addresses", 0));
+    const auto rooms = static_cast<uint32_t>(option(argc, argv, "--rooms", 0));
     if (port == 0 || hz == 0 || seconds == 0 || seconds > 86'400 || players + watchers > 20'000 || message_bytes < 1 ||
-        message_bytes > 125 || from_addresses > 250) {
+        message_bytes > 125 || from_addresses > 250 || rooms > 1024 || (rooms > 0 && !protocol)) {
         std::fprintf(stderr,
                      "usage: ws_load --port N [--players P] [--watchers W] [--seconds 1..86400] [--hz HZ] "
-                     "[--message-bytes 1..125] [--game %s] [--from-addresses 0..250] [--tickets FILE] (P + W <= 20000)\n",
+                     "[--message-bytes 1..125] [--game %s] [--from-addresses 0..250] [--tickets FILE] "
+                     "[--rooms 0..1024, with --game] (P + W <= 20000)\n",
                      game_names.c_str());
         return 2;
     }
+    std::vector<std::string> paths;
+    for (uint32_t r = 0; r < rooms; ++r) paths.push_back(make_room(port));
+    if (paths.empty()) paths.emplace_back("/ws");
     std::vector<std::optional<net::Ticket>> tickets(players + watchers);
     for (int i = 1; i + 1 < argc; ++i) {
         if (std::string_view(argv[i]) != "--tickets") continue;
@@ -453,7 +485,7 @@ int main(int argc, char** argv) {
         Client& c = clients[i];
         c.fd = connect_loopback(port, from_addresses ? (0x7F000200u | (1 + i % from_addresses)) : 0);
         c.player = i < players;
-        upgrade(c.fd, port);
+        upgrade(c.fd, port, paths[i % paths.size()]);
         if (protocol) {
             const std::vector<uint8_t> frame = client_frame(game->hello(c.player ? net::Role::play : net::Role::watch, tickets[i]));
             send_all(c.fd, frame.data(), frame.size());
@@ -566,6 +598,13 @@ int main(int argc, char** argv) {
     // that grows with recipients (reading inputs and acks, framing, writing).
     const double step_ns = 1e9 * delta("tandem_tick_step_seconds_sum");
     const double rest_per_frame = (server_cpu - step_ns) / frames;
+    // Every room's ticks over the window, from the lateness histogram: the share that started
+    // within 1 and 2 ms of their boundary (p99 <= 2 ms is a share of 0.99 or more). With many
+    // rooms the window quantiles below cover only the last 1,024 ticks of them all.
+    const double ticks_run = delta("tandem_tick_lateness_seconds_count");
+    const double within_1ms = delta("tandem_tick_lateness_seconds_bucket{le=\"0.001\"}") / ticks_run;
+    const double within_2ms = delta("tandem_tick_lateness_seconds_bucket{le=\"0.002\"}") / ticks_run;
+    std::printf("rooms=%zu ticks_run=%.0f within_1ms=%.4f within_2ms=%.4f ", paths.size(), ticks_run, within_1ms, within_2ms);
     std::printf("players=%u watchers=%u seconds=%.1f inputs_sent_per_s=%.0f messages_per_client_per_s=%.1f "
                 "bytes_per_client_per_s=%.0f mean_message=%.0f largest_message=%u server_cpu_share=%.3f "
                 "step_share=%.3f server_cpu_ns_per_frame=%.0f without_step_ns_per_frame=%.0f bare_send_ns=%.0f "

@@ -148,6 +148,15 @@ TEST_CASE("the flag --record-dir takes an existing directory and nothing else") 
     CHECK(refusal({"--record-dir", "/etc/hostname"}) == "--record-dir expects an existing directory (got '/etc/hostname')");
 }
 
+TEST_CASE("the flag --max-rooms takes 1 to 1024 rooms, and is unset by default (the transport's 64)") {
+    CHECK_FALSE(parse({})->options.max_rooms.has_value());
+    CHECK(parse({"--max-rooms", "1"})->options.max_rooms == 1u);
+    CHECK(parse({"--max-rooms=1024"})->options.max_rooms == 1024u);
+    CHECK(refusal({"--max-rooms", "0"}) == "--max-rooms expects a whole number in 1..1024 (got '0')");
+    CHECK(refusal({"--max-rooms", "1025"}) == "--max-rooms expects a whole number in 1..1024 (got '1025')");
+    CHECK(refusal({"--max-rooms"}) == "missing value for --max-rooms");
+}
+
 TEST_CASE("the flag --room-idle-close takes whole seconds from 1 to a day, and defaults to a minute") {
     CHECK(parse({})->options.room_idle_close_seconds == 60);
     CHECK(parse({"--room-idle-close", "1"})->options.room_idle_close_seconds == 1);
@@ -201,7 +210,7 @@ TEST_CASE("without a game's flags or scenarios, the kit's flags alone are accept
     const auto r = parse_serve_args(std::vector<std::string_view>{"--tick-hz", "30"});
     REQUIRE_FALSE(r);
     CHECK(r.message() == "unknown option '--tick-hz' (accepted: --host, --port, --web, --pkg, --input-delay, "
-                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --record-dir, --store, --room, --advertise, --room-idle-close, --tick-threads, --ticket-key, --allow-origin, --help)");
+                         "--max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --record-dir, --store, --room, --advertise, --room-idle-close, --max-rooms, --tick-threads, --ticket-key, --allow-origin, --help)");
     CHECK_FALSE(parse_serve_args(std::vector<std::string_view>{"--scenario", "orbits"}));
 }
 
@@ -229,7 +238,7 @@ TEST_CASE("each command-line mistake names the flag and what is accepted") {
     CHECK(refusal({"--allow-origin", "example.com"}).starts_with("--allow-origin expects an origin"));
     CHECK(refusal({"--record", ""}).starts_with("--record expects a file path"));
     CHECK(refusal({"serve"}) == "unknown option 'serve' (accepted: --host, --port, --web, --pkg, --scenario, --tick-hz, "
-                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --record-dir, --store, --room, --advertise, --room-idle-close, --tick-threads, --ticket-key, --allow-origin, --help)");
+                                "--crowd, --input-delay, --max-players, --max-watchers, --per-address-limit, --resume-grace, --record, --record-dir, --store, --room, --advertise, --room-idle-close, --max-rooms, --tick-threads, --ticket-key, --allow-origin, --help)");
     CHECK(refusal({"--verbose"}).starts_with("unknown option '--verbose'"));
 }
 

@@ -28,6 +28,9 @@ inline constexpr uint32_t largest_room_idle_close_seconds = 86'400;   // a day: 
 // host, pid and incarnation after it), and the room_moved a client follows.
 inline constexpr uint32_t max_advertise_url_bytes = 120;
 inline constexpr uint32_t largest_tick_threads = 64;   // past the cores of any machine a process is placed on
+// --max-rooms: an arena room is about 1 MB before anyone joins, so 1,024 of them is a gigabyte
+// a stranger could make the process hold: past what a 2-core process ticks anyway.
+inline constexpr uint32_t largest_max_rooms = 1024;
 
 // One flag a game adds to `tandem serve` (its value is the game's to read).
 struct FlagSpec {
@@ -97,6 +100,9 @@ struct ServeOptions {
     // closed (the default room never is). A minute: a page reloading or a player's dropped
     // connection comes back well within it, while an abandoned room holds memory only briefly.
     uint32_t room_idle_close_seconds = 60;
+    // --max-rooms N: the rooms POST /rooms may make at once (TransportLimits::max_rooms, 64 by
+    // default); an operator packing many small rooms into a process raises it.
+    std::optional<uint32_t> max_rooms;
     // --tick-threads N: the threads that tick the rooms (unset: max(2, hardware threads - 1);
     // src/server/tick_driver.cpp says why).
     std::optional<uint32_t> tick_threads;
