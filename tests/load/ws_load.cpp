@@ -243,35 +243,10 @@ void consume(Client& c, const uint8_t* data, size_t n) {
     c.pending.erase(c.pending.begin(), c.pending.begin() + static_cast<std::ptrdiff_t>(at));
 }
 
-// POST /rooms {} over a fresh connection: the new room's WebSocket path ("/ws/ID"), from the
-// 201's JSON; anything else ends the run, saying what the server answered.
-std::string make_room(uint16_t port) {
+// One HTTP request (with Connection: close) over a fresh connection: everything the server
+// answered, until it closed.
+std::string exchange(uint16_t port, const std::string& request) {
     const int fd = connect_loopback(port);
-    const std::string request = "POST /rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                                "Content-Length: 2\r\nConnection: close\r\n\r\n{}";
-    send_all(fd, reinterpret_cast<const uint8_t*>(request.data()), request.size());
-    std::string text;
-    char chunk[4096];
-    for (;;) {
-        const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
-        if (n <= 0) break;
-        text.append(chunk, static_cast<size_t>(n));
-    }
-    ::close(fd);
-    const std::string key = "\"ws\":\"";
-    const size_t at = text.find(key);
-    const size_t end = at == std::string::npos ? at : text.find('"', at + key.size());
-    if (text.compare(0, 12, "HTTP/1.1 201") != 0 || end == std::string::npos) {
-        std::fprintf(stderr, "ws_load: POST /rooms was refused: %s\n", text.c_str());
-        std::exit(1);
-    }
-    return text.substr(at + key.size(), end - at - key.size());
-}
-
-// GET /metrics over a fresh connection; the figures by exact series name.
-std::string scrape(uint16_t port) {
-    const int fd = connect_loopback(port);
-    const std::string request = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
     send_all(fd, reinterpret_cast<const uint8_t*>(request.data()), request.size());
     std::string text;
     char chunk[65536];
@@ -282,6 +257,26 @@ std::string scrape(uint16_t port) {
     }
     ::close(fd);
     return text;
+}
+
+// POST /rooms {}: the new room's WebSocket path ("/ws/ID"), from the 201's JSON; anything else
+// ends the run, saying what the server answered.
+std::string make_room(uint16_t port) {
+    const std::string text = exchange(port, "POST /rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                            "Content-Length: 2\r\nConnection: close\r\n\r\n{}");
+    const std::string key = "\"ws\":\"";
+    const size_t at = text.find(key);
+    const size_t end = at == std::string::npos ? at : text.find('"', at + key.size());
+    if (text.compare(0, 12, "HTTP/1.1 201") != 0 || end == std::string::npos) {
+        std::fprintf(stderr, "ws_load: POST /rooms was refused: %s\n", text.c_str());
+        std::exit(1);
+    }
+    return text.substr(at + key.size(), end - at - key.size());
+}
+
+// GET /metrics; the figures by exact series name.
+std::string scrape(uint16_t port) {
+    return exchange(port, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
 }
 double figure(const std::string& text, const std::string& series) {
     const size_t at = text.find("\n" + series + " ");
