@@ -13,24 +13,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { launchChromium } from './lib/chromium.mjs';
 import { openDemo, sleep, startTandemServe, unlessNoTandem } from './lib/harness.mjs';
 import { startNodePlayer } from './lib/node-player.mjs';
 import { waitForLine } from './lib/processes.mjs';
 import { stores } from '../server/room/store_support.mjs';
+import { freePort } from '../server/support.mjs';
 
 const skip = unlessNoTandem();
 const HOSTS = ['127.0.0.1', '127.0.0.2', '127.0.0.3'];
 const ROOM = 'duel';   // the pages' room, first served by the process on 127.0.0.1
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function until(what, predicate, timeoutMs) {
   const start = performance.now();
