@@ -13,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
-import { makeSite, startServer, metrics, sleep } from './support.mjs';
+import { makeSite, startServer, metrics, waitForMetrics } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(process.env.TANDEM_PACKAGE_DIR ?? join(here, '../../build/wasm/packages/arena'));
@@ -83,12 +83,10 @@ test('a ClientSession over ws verifies 600 consecutive ticks of a real server an
     // After a clean close: every byte each side sent, the other side counted.
     socket.close(1000, 'done');
     await closed;
-    let after;
-    for (let i = 0; i < 50; ++i) {
-      after = (await metrics(server.port)).values;
-      if (after.tandem_ws_connections === 0) break;
-      await sleep(50);
-    }
+    // The transport counts the socket closed at once; the room's player count follows when
+    // the room's own thread has taken the disconnect, so wait for both.
+    const after = await waitForMetrics(server.port, (v) => v.tandem_ws_connections === 0 && v.tandem_room_players === 0, 2500);
+    assert.equal(after.tandem_ws_connections, 0);
     const final = session.figures().session;
     assert.equal(after.tandem_room_players, 0);
     assert.equal(after.tandem_ws_bytes_received_total, final.bytesOut, 'client bytes out = server bytes received');
