@@ -202,7 +202,7 @@ Parsed parse_serve_args(std::span<const std::string_view> args, const ServeFlags
             if (!v) return usage(std::string(v.message()));
             o.max_rooms = *v;
         } else if (flag == "--tick-threads") {
-            const auto v = count(1, largest_tick_threads);
+            const auto v = count(0, largest_tick_threads);
             if (!v) return usage(std::string(v.message()));
             o.tick_threads = *v;
         } else if (flag == "--ticket-key") {
@@ -414,10 +414,13 @@ std::string serve_help_text(const ServeHelp& help) {
     help_entry(out, "--max-rooms N", "rooms POST /rooms may make at once, 1.." + std::to_string(largest_max_rooms) +
                                          " (default " + std::to_string(TransportLimits{}.max_rooms) + "; an arena\n"
                                          "room holds about 1 MB before anyone joins)");
-    help_entry(out, "--tick-threads N", "threads that tick the rooms, 1.." + std::to_string(largest_tick_threads) +
+    help_entry(out, "--tick-threads N", "threads that tick the rooms, 0.." + std::to_string(largest_tick_threads) +
                                             " (default: the hardware threads but\n"
                                             "the I/O thread's, at least 2). Each room is stepped on one thread at\n"
-                                            "a time; a slow room holds one thread, the others keep ticking");
+                                            "a time; a slow room holds one thread, the others keep ticking.\n"
+                                            "0: the rooms tick on the I/O thread, with no hand-over between\n"
+                                            "threads (a process on one core packing small rooms it trusts:\n"
+                                            "a slow room then delays every room and socket)");
     help_entry(out, "--allow-origin ORIGIN", "also accept WebSocket connections from pages at ORIGIN\n"
                                              "(http(s)://host[:port]); repeatable");
     help_entry(out, "--help", "this text");

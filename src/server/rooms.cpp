@@ -23,7 +23,7 @@ std::shared_ptr<HostedRoom> Server::room_for(std::string_view path) {
     auto& answer = moved_rooms_[std::string(id)];
     if (!answer || static_cast<const MovedRoom*>(answer->port)->url() != moved->second) {
         auto port = std::make_unique<MovedRoom>(moved->second);
-        answer = std::make_shared<HostedRoom>(pool_, std::string(id), std::string(), *port);
+        answer = std::make_shared<HostedRoom>(room_context(), std::string(id), std::string(), *port);
         answer->owned = std::move(port);
     }
     return answer;
@@ -82,7 +82,7 @@ void Server::open_adopted(AdoptedRoom adopted) {
     if (rooms_.contains(adopted.id)) return;
     std::shared_ptr<HostedRoom> room;
     if (!draining_) {
-        room = std::make_shared<HostedRoom>(pool_, adopted.id, adopted.game, *adopted.port);
+        room = std::make_shared<HostedRoom>(room_context(), adopted.id, adopted.game, *adopted.port);
         room->owned = std::move(adopted.port);
         room->reported = room->port->figures();
         if (std::string problem; !start_ticking(*room, &problem)) room.reset();
@@ -165,7 +165,7 @@ Result<std::shared_ptr<HostedRoom>, RoomRequestError> Server::create_room(const 
     if (ticket_key_) settings.judge = ticket_judge(*ticket_key_, id);
     auto made = kind->make(options_, settings);
     if (!made.ok()) return RoomRequestError{RoomRequestCode::bad_value, std::string(made.message())};
-    auto room = std::make_shared<HostedRoom>(pool_, id, game, *made.value());
+    auto room = std::make_shared<HostedRoom>(room_context(), id, game, *made.value());
     room->owned = std::move(made).value();
     room->reported = room->port->figures();   // before start_ticking shares it with its strand
     if (std::string problem; !start_ticking(*room, &problem)) {

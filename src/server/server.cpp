@@ -59,19 +59,43 @@ void Server::room_connect(const std::shared_ptr<WsSession>& s) {
 }
 
 void Server::room_receive(const std::shared_ptr<WsSession>& s, std::vector<uint8_t> message, int64_t now) {
-    asio::post(s->room().strand, [this, s, id = s->id(), message = std::move(message), now] {
-        HostedRoom& room = s->room();
-        if (room.stopped) {
-            asio::post(io_, [s] { s->message_handled(); });
-            return;
-        }
-        // A due tick first: this message then lands after it, as it arrived after the boundary.
-        // Without it a busy room's tick waits in its strand's queue behind every message posted
-        // before its timer fired (under a flood, tens of milliseconds of them).
+    HostedRoom& room = s->room();
+    {
+        const std::lock_guard lock(room.inbox_mutex);
+        room.inbox.push_back({s, s->id(), std::move(message), now});
+        // A drain already posted takes this message too: it runs after this read, and nothing
+        // posted to the strand since (a connect, a disconnect) is this session's own.
+        if (std::exchange(room.drain_posted, true)) return;
+    }
+    asio::post(room.strand, [this, held = room.shared_from_this()] { drain_inbox(*held); });
+}
+
+void Server::drain_inbox(HostedRoom& room) {
+    std::vector<HostedRoom::Inbound> batch;
+    {
+        const std::lock_guard lock(room.inbox_mutex);
+        batch.swap(room.inbox);
+        room.drain_posted = false;
+    }
+    std::vector<std::shared_ptr<WsSession>> senders;
+    senders.reserve(batch.size());
+    for (HostedRoom::Inbound& in : batch) senders.push_back(std::move(in.session));
+    auto handled = [senders = std::move(senders)] {
+        for (const auto& s : senders) s->message_handled();
+    };
+    if (room.stopped) {
+        asio::post(io_, std::move(handled));
+        return;
+    }
+    for (const HostedRoom::Inbound& in : batch) {
+        // A due tick before the next message: without it a busy room's tick would wait behind
+        // every message of the drain (under a flood, 16 from each of its connections: tens of
+        // milliseconds). A message read just before the boundary then lands after the tick,
+        // as one a little later on the wire would.
         if (room.loop && now_ns() >= room.loop->next_boundary_ns()) on_tick(room);
-        room.port->receive(id, message, now);
-        report_back(room, RoomReport{}, [s] { s->message_handled(); });
-    });
+        room.port->receive(in.id, in.message, in.received_ns);
+    }
+    report_back(room, RoomReport{}, std::move(handled));
 }
 
 void Server::room_disconnect(HostedRoom& room, ConnectionId id) {

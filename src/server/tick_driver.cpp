@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "server/tick_phase.hpp"
 #include "server/transport.hpp"
 #include "tandem/core/timestep.hpp"
 
@@ -24,7 +25,19 @@ uint32_t Server::tick_threads() const {
 }
 
 bool Server::start_ticking(HostedRoom& room, std::string* problem) {
-    auto loop = TickLoop::create(TickLoopConfig{.step_ns = step_ns_for_hz(room.tick_hz)}, now_ns());
+    // Its ticks go where the other rooms of its rate leave the widest gap, not wherever this
+    // call happens to land: rooms made or adopted together would otherwise all be due at once
+    // and wait for each other's steps and sends on the cores.
+    const int64_t step = step_ns_for_hz(room.tick_hz);
+    const int64_t now = now_ns();
+    std::vector<int64_t> phases;
+    for (const auto& [id, other] : rooms_) {
+        if (other.get() != &room && other->tick_hz == room.tick_hz && other->next_boundary_ns != 0) {
+            phases.push_back(phase_of(other->next_boundary_ns, step));
+        }
+    }
+    const int64_t anchor = anchor_for_phase(now, step, widest_gap_phase(std::move(phases), step, phase_of(now, step)));
+    auto loop = TickLoop::create(TickLoopConfig{.step_ns = step}, anchor);
     if (!loop.ok()) {
         if (problem) *problem = std::string(loop.message());
         return false;

@@ -45,14 +45,17 @@ namespace tandem::server::detail {
 inline constexpr int64_t handoff_wait_ns = 1'500'000'000;
 
 // Which thread owns what. Every line of the transport keeps to this; nothing is locked but the
-// list of hosted rooms the store watch's thread reads (Server::hosted_mutex_).
+// list of hosted rooms the store watch's thread reads (Server::hosted_mutex_) and each room's
+// inbox, which the I/O thread fills and the room's strand empties (HostedRoom::inbox_mutex).
 // - The I/O thread runs io_: the acceptor, every socket and session, HTTP and /metrics, the
 //   room directory and rooms_, and in each HostedRoom what is marked "I/O" below.
 // - The tick pool runs pool_ on tick_threads threads. Each room has a strand on it, and what is
 //   marked "strand" below (its RoomPort above all) is touched only by a handler of that strand:
 //   one room is stepped on one thread at a time, its calls in the order they were posted, so
 //   its order of events stays its own, while the other rooms' strands run on the other threads.
-//   A slow step holds its own strand's thread, never the I/O thread or another room.
+//   A slow step holds its own strand's thread, never the I/O thread or another room. With
+//   --tick-threads 0 the strands are on io_ instead (room_context()): every room runs on the
+//   I/O thread, in the same order, and a slow step holds everything.
 // - The I/O thread posts a session's connect, message and disconnect to its room's strand; the
 //   strand calls the room, takes its outbox and posts it back (a RoomReport) to the I/O thread,
 //   which hands it to the sessions. The room's figures travel in the same report, so /metrics
@@ -74,6 +77,20 @@ struct HostedRoom : std::enable_shared_from_this<HostedRoom> {
     const uint32_t max_message;        // the transport's read limit for its sockets
     const uint32_t tick_hz;
     asio::strand<asio::io_context::executor_type> strand;
+    // Messages read for this room and not yet taken by its strand. The I/O thread appends and
+    // posts one drain when the inbox was empty; the drain takes all that arrived meanwhile.
+    // So a room's messages cross to its strand (and their report back) once per burst, not
+    // once per message: with many small rooms those crossings were most of the transport's
+    // cost (docs/performance.md, "Many rooms in one process").
+    struct Inbound {
+        std::shared_ptr<WsSession> session;
+        ConnectionId id;
+        std::vector<uint8_t> message;
+        int64_t received_ns;
+    };
+    std::mutex inbox_mutex;
+    std::vector<Inbound> inbox;        // inbox_mutex
+    bool drain_posted = false;         // inbox_mutex: a drain is on its way to the strand
     // strand:
     std::optional<TickLoop> loop;
     std::optional<asio::steady_timer> timer;   // on the strand; made in the constructor
@@ -110,7 +127,7 @@ public:
     Server(const ServeOptions& options, RoomPort& room, std::span<const HttpRoute> routes, const TransportLimits& limits,
            std::span<const RoomKind> kinds)
         : options_(options),
-          default_room_(std::make_shared<HostedRoom>(pool_, options.room_name, kinds.empty() ? std::string() : kinds.front().game, room)),
+          default_room_(std::make_shared<HostedRoom>(room_context(), options.room_name, kinds.empty() ? std::string() : kinds.front().game, room)),
           kinds_(kinds),
           directory_(RoomLimits{limits.max_rooms, limits.rooms_per_address, int64_t{options.room_idle_close_seconds} * 1'000'000'000}),
           routes_(routes),
@@ -167,6 +184,8 @@ public:
     // A whole message, copied: the strand reads it after this read's buffer is reused. `s`
     // learns when it has been handled (its reads are paused while too many are in flight).
     void room_receive(const std::shared_ptr<WsSession>& s, std::vector<uint8_t> message, int64_t now_ns);
+    // On the strand: hands the room every message in its inbox, in the order they were read.
+    void drain_inbox(HostedRoom& room);
     void room_disconnect(HostedRoom& room, ConnectionId id);
     // Shuts the room down on its strand (retire: for good, RoomPort::retire); `then` runs on this
     // thread once its last outbox was handed over.
@@ -252,6 +271,9 @@ private:
         maybe_finish_drain();
     }
     void admit(tcp::socket socket);
+    // Where the rooms' strands and timers run: the tick pool, or with --tick-threads 0 the I/O
+    // thread's own context, where a post to a room and its report back wake no other thread.
+    asio::io_context& room_context() { return tick_threads() == 0 ? io_ : pool_; }
     void maybe_finish_drain() {
         if (draining_ && open_sockets_ == 0) io_.stop();
     }

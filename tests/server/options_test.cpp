@@ -168,12 +168,13 @@ TEST_CASE("the flag --room-idle-close takes whole seconds from 1 to a day, and d
     CHECK(refusal({"--room-idle-close", "5", "--room-idle-close", "6"}).starts_with("--room-idle-close given twice"));
 }
 
-TEST_CASE("the flag --tick-threads takes 1 to 64 threads, and is unset unless given") {
+TEST_CASE("the flag --tick-threads takes 0 (the I/O thread) to 64 threads, and is unset unless given") {
     CHECK_FALSE(parse({})->options.tick_threads.has_value());
+    CHECK(parse({"--tick-threads", "0"})->options.tick_threads == 0u);
     CHECK(parse({"--tick-threads", "1"})->options.tick_threads == 1u);
     CHECK(parse({"--tick-threads", "64"})->options.tick_threads == 64u);
-    CHECK(refusal({"--tick-threads", "0"}) == "--tick-threads expects a whole number in 1..64 (got '0')");
-    CHECK(refusal({"--tick-threads", "65"}) == "--tick-threads expects a whole number in 1..64 (got '65')");
+    CHECK(refusal({"--tick-threads", "-1"}) == "--tick-threads expects a whole number in 0..64 (got '-1')");
+    CHECK(refusal({"--tick-threads", "65"}) == "--tick-threads expects a whole number in 0..64 (got '65')");
 }
 
 TEST_CASE("serve's --help lists the game's flags, its scenarios and its routes, without them, none") {

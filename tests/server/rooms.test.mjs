@@ -37,63 +37,70 @@ function request(port, method, path, { body, from = '127.0.0.1' } = {}) {
 
 const tickOf = (frame) => Number(frame.payload.readBigUInt64LE(0));
 
-test('POST /rooms makes a room that GET /rooms lists and /ws/ROOM joins, while plain /ws stays the default room', async () => {
-  const server = await startServer();
-  try {
-    const made = await request(server.port, 'POST', '/rooms', { body: { max_players: 6 } });
-    assert.equal(made.status, 201, made.text);
-    assert.match(made.head, /content-type: application\/json/i);
-    assert.match(made.json.id, /^[0-9a-f]{16}$/);
-    assert.equal(made.json.game, 'stand-in');
-    assert.equal(made.json.ws, `/ws/${made.json.id}`);
-    const arena = await request(server.port, 'POST', '/rooms', { body: { game: 'arena', max_players: 3 } });
-    assert.equal(arena.status, 201, arena.text);
-    assert.equal(arena.json.game, 'arena');
+// Twice: on the tick pool, and with --tick-threads 0, where every room's strand runs on the I/O
+// thread; the rooms behave the same either way, and the process drains and exits 0.
+for (const onIoThread of [false, true]) {
+  test(`POST /rooms makes a room that GET /rooms lists and /ws/ROOM joins, while plain /ws stays the default room${onIoThread ? ' (--tick-threads 0: the rooms on the I/O thread)' : ''}`, async () => {
+    const server = await startServer(onIoThread ? { serve: ['--tick-threads', '0'] } : {});
+    let stopped = false;
+    try {
+      const made = await request(server.port, 'POST', '/rooms', { body: { max_players: 6 } });
+      assert.equal(made.status, 201, made.text);
+      assert.match(made.head, /content-type: application\/json/i);
+      assert.match(made.json.id, /^[0-9a-f]{16}$/);
+      assert.equal(made.json.game, 'stand-in');
+      assert.equal(made.json.ws, `/ws/${made.json.id}`);
+      const arena = await request(server.port, 'POST', '/rooms', { body: { game: 'arena', max_players: 3 } });
+      assert.equal(arena.status, 201, arena.text);
+      assert.equal(arena.json.game, 'arena');
 
-    // Each room counts its own ticks from its own start: a client of the new room sees its frames.
-    const inRoom = await rawWebSocket(server.port, { path: made.json.ws });
-    assert.equal(inRoom.status, 101);
-    const inDefault = await rawWebSocket(server.port);
-    assert.equal(inDefault.status, 101);
-    const roomFrames = await inRoom.messages(4);
-    const defaultFrames = await inDefault.messages(4);
-    assert.equal(roomFrames[0].payload[0], 'H'.charCodeAt(0));
-    assert.equal(defaultFrames[0].payload[0], 'H'.charCodeAt(0));
+      // Each room counts its own ticks from its own start: a client of the new room sees its frames.
+      const inRoom = await rawWebSocket(server.port, { path: made.json.ws });
+      assert.equal(inRoom.status, 101);
+      const inDefault = await rawWebSocket(server.port);
+      assert.equal(inDefault.status, 101);
+      const roomFrames = await inRoom.messages(4);
+      const defaultFrames = await inDefault.messages(4);
+      assert.equal(roomFrames[0].payload[0], 'H'.charCodeAt(0));
+      assert.equal(defaultFrames[0].payload[0], 'H'.charCodeAt(0));
 
-    const listed = await request(server.port, 'GET', '/rooms');
-    assert.equal(listed.status, 200);
-    const byId = Object.fromEntries(listed.json.rooms.map((r) => [r.id, r]));
-    assert.deepEqual(Object.keys(byId).sort(), ['default', made.json.id, arena.json.id].sort());
-    assert.equal(byId.default.game, 'stand-in');
-    assert.equal(byId.default.watchers, 1);
-    assert.equal(byId[made.json.id].watchers, 1);
-    assert.equal(byId[made.json.id].seats, 6);
-    assert.equal(byId[arena.json.id].game, 'arena');
-    assert.equal(byId[arena.json.id].seats, 3);
-    assert.equal(byId[arena.json.id].players, 0);
-    for (const r of listed.json.rooms) assert.ok(Number.isInteger(r.tick) && r.tick > 0, JSON.stringify(r));
-    // Each client gets its own room's stream: tick frames counting up, one per tick.
-    for (const frames of [await inRoom.messages(6), await inDefault.messages(6)]) {
-      const ticks = frames.slice(1).map(tickOf);
-      for (let i = 1; i < ticks.length; ++i) assert.ok(ticks[i] > ticks[i - 1], `ticks ${ticks}`);
+      const listed = await request(server.port, 'GET', '/rooms');
+      assert.equal(listed.status, 200);
+      const byId = Object.fromEntries(listed.json.rooms.map((r) => [r.id, r]));
+      assert.deepEqual(Object.keys(byId).sort(), ['default', made.json.id, arena.json.id].sort());
+      assert.equal(byId.default.game, 'stand-in');
+      assert.equal(byId.default.watchers, 1);
+      assert.equal(byId[made.json.id].watchers, 1);
+      assert.equal(byId[made.json.id].seats, 6);
+      assert.equal(byId[arena.json.id].game, 'arena');
+      assert.equal(byId[arena.json.id].seats, 3);
+      assert.equal(byId[arena.json.id].players, 0);
+      for (const r of listed.json.rooms) assert.ok(Number.isInteger(r.tick) && r.tick > 0, JSON.stringify(r));
+      // Each client gets its own room's stream: tick frames counting up, one per tick.
+      for (const frames of [await inRoom.messages(6), await inDefault.messages(6)]) {
+        const ticks = frames.slice(1).map(tickOf);
+        for (let i = 1; i < ticks.length; ++i) assert.ok(ticks[i] > ticks[i - 1], `ticks ${ticks}`);
+      }
+
+      const values = (await metrics(server.port)).values;
+      assert.equal(values.tandem_rooms, 3);
+      assert.equal(values.tandem_rooms_created_total, 2);
+      // Each room's own series, labelled with its id; the unlabelled ones stay the default room's.
+      assert.equal(values[`tandem_rooms_watchers{room="${made.json.id}"}`], 1);
+      assert.equal(values['tandem_rooms_watchers{room="default"}'], 1);
+      assert.equal(values[`tandem_rooms_watchers{room="${arena.json.id}"}`], 0);
+      assert.ok(values[`tandem_rooms_ticks_total{room="${made.json.id}"}`] > 0);
+      assert.ok(values[`tandem_rooms_tick{room="${arena.json.id}"}`] > 0);
+      assert.equal(values.tandem_room_watchers, 1);
+      inRoom.destroy();
+      inDefault.destroy();
+      stopped = true;
+      assert.equal((await server.stop()).code, 0, 'a drain with rooms made exits 0');
+    } finally {
+      if (!stopped) await server.stop();
     }
-
-    const values = (await metrics(server.port)).values;
-    assert.equal(values.tandem_rooms, 3);
-    assert.equal(values.tandem_rooms_created_total, 2);
-    // Each room's own series, labelled with its id; the unlabelled ones stay the default room's.
-    assert.equal(values[`tandem_rooms_watchers{room="${made.json.id}"}`], 1);
-    assert.equal(values['tandem_rooms_watchers{room="default"}'], 1);
-    assert.equal(values[`tandem_rooms_watchers{room="${arena.json.id}"}`], 0);
-    assert.ok(values[`tandem_rooms_ticks_total{room="${made.json.id}"}`] > 0);
-    assert.ok(values[`tandem_rooms_tick{room="${arena.json.id}"}`] > 0);
-    assert.equal(values.tandem_room_watchers, 1);
-    inRoom.destroy();
-    inDefault.destroy();
-  } finally {
-    await server.stop();
-  }
-});
+  });
+}
 
 test('an upgrade to a room that does not exist is refused with 404 room_unknown', async () => {
   const server = await startServer();

@@ -104,7 +104,7 @@ struct ServeOptions {
     // default); an operator packing many small rooms into a process raises it.
     std::optional<uint32_t> max_rooms;
     // --tick-threads N: the threads that tick the rooms (unset: max(2, hardware threads - 1);
-    // src/server/tick_driver.cpp says why).
+    // src/server/tick_driver.cpp says why); 0: the rooms tick on the I/O thread.
     std::optional<uint32_t> tick_threads;
     std::vector<std::string> allowed_origins;      // normalised; added to the defaults
     // The game's flags as given ({"--tick-hz", "30"}), in command-line order.
