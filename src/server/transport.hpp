@@ -80,8 +80,9 @@ struct HostedRoom : std::enable_shared_from_this<HostedRoom> {
     // Messages read for this room and not yet taken by its strand. The I/O thread appends and
     // posts one drain when the inbox was empty; the drain takes all that arrived meanwhile.
     // So a room's messages cross to its strand (and their report back) once per burst, not
-    // once per message: with many small rooms those crossings were most of the transport's
-    // cost (docs/performance.md, "Many rooms in one process").
+    // once per message: each crossing can wake a thread, and with 100 small rooms on one core
+    // the kernel's thread switches were a third of the server's CPU (docs/performance.md,
+    // "100 ships rooms on one core").
     struct Inbound {
         std::shared_ptr<WsSession> session;
         ConnectionId id;
