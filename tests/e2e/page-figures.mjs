@@ -25,7 +25,10 @@
 // change), one server each, alternating, --rounds times. --floor measures the first verified
 // tick of tests/e2e/floor/ too, alternating the same way: a page that only compiles the .wasm,
 // connects and verifies (no stylesheet, HUD or view), the least the demo could take here, and
-// the same with the session in a worker (floor/worker.html). --predict-variants measures it with
+// the same with the session in a worker (floor/worker.html); with a hidden case (hidden5,
+// minimised, hidden60, hidden600) it measures the return floor before each run of the page:
+// floor/return.html, a session in a worker and one full-window WebGL canvas, hidden and shown the
+// same way, which is what any page returning from hidden takes here. --predict-variants measures it with
 // each setting named, alternating the same way: `window=N` is the page's ?predict-window=N (the
 // prediction window in ticks), `pellets=N` the server's --pellets N (the world's size), joined
 // with `+`; `default` is neither. --game measures another game's page (its server, package and
@@ -386,6 +389,43 @@ async function hiddenReturnFirefox(firefox, origin, query, { ms = HIDDEN_MS } = 
   return { playing, probe };
 }
 
+// The return floor (--floor with a hidden case): tests/e2e/floor/return.html, a session in a
+// worker posting its ticks at a display's rate and a main thread drawing one full-window WebGL
+// canvas, hidden and shown the same way; the same figure, from its own probe (the page's).
+async function hiddenReturnFloorChromium(chromium, origin, { ms, how }) {
+  // The browser's own context, as the page's runs (a tab of its window can hide it).
+  const page = await chromium.context.newPage();
+  await page.goto(`${origin}/return.html`);
+  await page.waitForFunction(() => window.__floor?.verifiedTicks() > 120, null, { timeout: 30_000 });
+  await sleep(PLAYING_MS);
+  await page.evaluate(() => { window.__floor.armed = true; });
+  const restore = await (how === 'minimise' ? minimise(page) : hideBehindAnotherTab(page));
+  await sleep(ms);
+  await restore();
+  await page.waitForFunction(() => window.__floor.probe.verifiedFrameMs !== null, null, { timeout: 120_000, polling: 20 });
+  const probe = await page.evaluate(() => window.__floor.probe);
+  await page.close();
+  return probe;
+}
+
+async function hiddenReturnFloorFirefox(firefox, origin, { ms }) {
+  const { bidi, tab } = firefox;
+  await navigate(bidi, tab, `${origin}/return.html`);
+  await waitFor(bidi, tab, 'window.__floor?.verifiedTicks() > 120', 30_000);
+  await sleep(PLAYING_MS);
+  await evaluate(bidi, tab, 'window.__floor.armed = true');
+  const other = await newTab(bidi);
+  await activate(bidi, other);
+  await waitFor(bidi, tab, 'document.visibilityState === "hidden"', 5000);
+  await sleep(ms);
+  await activate(bidi, tab);
+  await bidi.send('browsingContext.close', { context: other });
+  await waitFor(bidi, tab, 'window.__floor.probe.verifiedFrameMs !== null', 120_000);
+  const probe = await evaluate(bidi, tab, 'window.__floor.probe');
+  await navigate(bidi, tab, 'about:blank');
+  return probe;
+}
+
 // ---- Frozen 10 s (Chromium): from resume to verified again -------------------------------------
 
 // Hidden behind another tab and frozen (Page Lifecycle: the worker stops too, the server closes
@@ -737,12 +777,27 @@ try {
   const hiddenCases = [['hidden5', 'hidden 5 s behind another tab', 5000, 'tab', ['chromium', 'firefox']],
     ['minimised', 'minimised 5 s', 5000, 'minimise', ['chromium']],
     ['hidden60', 'hidden 60 s behind another tab', 60_000, 'tab', ['chromium', 'firefox']]];
+  // --floor: the return floor (return.html) after each run of the page, the same case in the same browser.
+  let floorServer = null;
+  const returnFloor = async () => (floorServer ??= await startTandemServe({ game: GAME, web: new URL('./floor', import.meta.url).pathname }));
+  const floorRun = async (browser, ms, how) => {
+    const origin = (await returnFloor()).origin;
+    return browser === 'chromium' ? hiddenReturnFloorChromium(chromium, origin, { ms, how }) : hiddenReturnFloorFirefox(firefox, origin, { ms });
+  };
+  const floorLine = (what, browser, p) => console.log(`${what}, ${browser}, the return floor (drawing with ${p.drawing}): a verified frame ${f1(p.verifiedFrameMs)} ms after shown ` +
+    `(${p.frames} frames, ${p.staleFrames} drawing an older tick); load ${load()}`);
   for (const [name, what, ms, how, browsers] of hiddenCases) {
     if (!ONLY.has(name)) continue;
     const byBrowser = { chromium: [], firefox: [] };
+    const floorByBrowser = { chromium: [], firefox: [] };
     const playing = { chromium: [], firefox: [] };
     for (let r = 0; r < REPEAT; ++r) {
       for (const browser of browsers) {
+        if (values.floor) {
+          const p = await floorRun(browser, ms, how);
+          floorByBrowser[browser].push(p.verifiedFrameMs);
+          floorLine(what, browser, p);
+        }
         const m = browser === 'chromium' ? await hiddenReturnChromium(chromium, server.origin, '', { ms, how }) : await hiddenReturnFirefox(firefox, server.origin, '', { ms });
         byBrowser[browser].push(m.probe.verifiedFrameMs);
         playing[browser].push(m.playing.p99WorkMs);
@@ -751,8 +806,9 @@ try {
           `(p99 of its parts: advance ${f1(m.playing.p99AdvanceMs)}, draw ${f1(m.playing.p99DrawMs)}, HUD ${f1(m.playing.p99HudMs)}; ${m.playing.frames} frames in 5 s); load ${load()}`);
       }
     }
-    if (how === 'minimise') delete byBrowser.firefox;
+    if (how === 'minimise') { delete byBrowser.firefox; delete floorByBrowser.firefox; }
     tableRow(`${what}: from shown to a frame showing a verified tick`, '≤ 50 ms', byBrowser);
+    if (values.floor) tableRow(`the same, the return floor (a worker's session and one canvas)`, '', floorByBrowser);
     if (name === 'hidden5') tableRow('main-thread frame callback p99 while playing (5 s before each hidden 5 s)', '≤ 8 ms', playing);
   }
 
@@ -803,7 +859,20 @@ try {
       }
     }
     tableRow('hidden 10 min behind another tab: from shown to a frame showing a verified tick', '≤ 50 ms', byBrowser);
+    if (values.floor) {
+      const floorByBrowser = { chromium: [], firefox: [] };
+      for (let r = 0; r < LONG_REPEAT; ++r) {
+        const [c, x] = await Promise.all([floorRun('chromium', 600_000, 'tab'), sleep(30_000).then(() => floorRun('firefox', 600_000, 'tab'))]);
+        for (const [browser, p] of [['chromium', c], ['firefox', x]]) {
+          floorByBrowser[browser].push(p.verifiedFrameMs);
+          floorLine('hidden 10 min behind another tab', browser, p);
+        }
+      }
+      tableRow('the same, the return floor (a worker\'s session and one canvas)', '', floorByBrowser);
+    }
   }
+
+  await floorServer?.close();
 
   if (ONLY.has('bytes')) {
     // 4. Bytes on the wire for one client (the server's only one), over 10 s.
