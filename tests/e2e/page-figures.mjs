@@ -27,8 +27,8 @@
 // connects and verifies (no stylesheet, HUD or view), the least the demo could take here, and
 // the same with the session in a worker (floor/worker.html); with a hidden case (hidden5,
 // minimised, hidden60, hidden600) it measures the return floor before each run of the page:
-// floor/return.html, a session in a worker and one full-window WebGL canvas, hidden and shown the
-// same way, which is what any page returning from hidden takes here. --predict-variants measures it with
+// floor/return.html, a session in a worker and one full-window canvas (WebGL where the browser
+// has it), hidden and shown the same way, which is what any page returning from hidden takes here. --predict-variants measures it with
 // each setting named, alternating the same way: `window=N` is the page's ?predict-window=N (the
 // prediction window in ticks), `pellets=N` the server's --pellets N (the world's size), joined
 // with `+`; `default` is neither. --game measures another game's page (its server, package and
@@ -390,8 +390,9 @@ async function hiddenReturnFirefox(firefox, origin, query, { ms = HIDDEN_MS } = 
 }
 
 // The return floor (--floor with a hidden case): tests/e2e/floor/return.html, a session in a
-// worker posting its ticks at a display's rate and a main thread drawing one full-window WebGL
-// canvas, hidden and shown the same way; the same figure, from its own probe (the page's).
+// worker posting its ticks at a display's rate and a main thread drawing one full-window canvas
+// (WebGL where the browser has it), hidden and shown the same way; the same figure, from its own
+// probe (the page's), and its frame callback p99 over the play before.
 async function hiddenReturnFloorChromium(chromium, origin, { ms, how }) {
   // The browser's own context, as the page's runs (a tab of its window can hide it).
   const page = await chromium.context.newPage();
@@ -779,7 +780,7 @@ try {
   const hiddenCases = [['hidden5', 'hidden 5 s behind another tab', 5000, 'tab', ['chromium', 'firefox']],
     ['minimised', 'minimised 5 s', 5000, 'minimise', ['chromium']],
     ['hidden60', 'hidden 60 s behind another tab', 60_000, 'tab', ['chromium', 'firefox']]];
-  // --floor: the return floor (return.html) after each run of the page, the same case in the same browser.
+  // --floor: the return floor (return.html) before each run of the page, the same case in the same browser.
   let floorServer = null;
   const returnFloor = async () => (floorServer ??= await startTandemServe({ game: GAME, web: new URL('./floor', import.meta.url).pathname }));
   const floorRun = async (browser, ms, how) => {

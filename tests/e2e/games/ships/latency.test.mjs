@@ -95,7 +95,7 @@ function installProbe() {
           probe.result = { void: 'the ship was destroyed during the sample', frames };
           return;
         }
-        const moved = d ? Math.abs(Math.atan2(Math.sin(d.heading - rest.heading), Math.cos(d.heading - rest.heading))) : 0;
+        const moved = Math.abs(Math.atan2(Math.sin(d.heading - rest.heading), Math.cos(d.heading - rest.heading)));
         if (moved >= turned) {
           probe.armed = false;
           probe.result = { ms: now - probe.sentAt, frames };
