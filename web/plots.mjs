@@ -143,16 +143,21 @@ export class DigestStrip {
     if (newestTick === null || newestTick < 0) return;
     const first = newestTick - this.#span + 1;
     const column = w / this.#span;
-    // Mismatches last and wider than a column: one tick among 600 must still be seen.
+    // Mismatches last and wider than a column: one tick among 600 must still be seen. A run of
+    // columns in one state is one rectangle (a verified strip is one or two, not 600 a draw:
+    // the HUD draws it 30 times a second on the thread that draws the game).
     for (const pass of [VERIFIED, MISMATCH]) {
       ctx.fillStyle = COLOURS[pass];
       const extra = pass === MISMATCH ? 2 * dpr() : 0;
-      for (let k = 0; k < this.#span; ++k) {
+      let runStart = -1;
+      for (let k = 0; k <= this.#span; ++k) {
         const tick = first + k;
-        if (tick < 0) continue;
         const slot = tick % this.#span;
-        if (this.#tickAt[slot] !== tick || this.#state[slot] !== pass) continue;
-        ctx.fillRect(k * column - extra, 0, column + 2 * extra + 0.5, h);
+        const inPass = k < this.#span && tick >= 0 && this.#tickAt[slot] === tick && this.#state[slot] === pass;
+        if (inPass && runStart < 0) runStart = k;
+        if (inPass || runStart < 0) continue;
+        ctx.fillRect(runStart * column - extra, 0, (k - runStart) * column + 2 * extra + 0.5, h);
+        runStart = -1;
       }
     }
   }
