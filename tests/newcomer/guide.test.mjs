@@ -108,7 +108,10 @@ open('CMakeLists.txt', 'w').write(text[:at] + fetch + text[at:])
 PY
 cmake -S . -B build -G Ninja -DTANDEM_BUILD_SERVER=OFF >/dev/null
 cmake --build build --target libstarter.a   # the library file: the target name starter is also the command's file
-ninja -C build -t commands starter_command | grep -q 'src/cli/cli.cpp'
+# To a file first: under pipefail, grep -q leaving at its first match would fail the pipe (ninja
+# killed by SIGPIPE, exit 141) whenever ninja still had commands to write.
+ninja -C build -t commands starter_command > commands.txt
+grep -q 'src/cli/cli.cpp' commands.txt
 if [ "\${TANDEM_NEWCOMER_ALL_TARGETS:-}" = 1 ]; then
   cmake --build build --target starter_command
   build/starter run --scenario pair --ticks 600 --every 100 | grep -v summary | diff - <(grep -v '^#' tests/golden/pair.txt)
