@@ -136,6 +136,10 @@ function(tandem_add_game_module game)
       ${TANDEM_BINDINGS_DIR}/typegen.mjs
     COMMENT "package ${game}: game.d.ts")
   add_custom_target(tandem_${game}_package ALL DEPENDS ${outputs} ${dir}/game.d.ts tandem_${game}_wasm)
+  # The page's session worker beside it, where TandemGame.cmake (the page's shell) is included.
+  if(COMMAND tandem_session_worker)
+    tandem_session_worker(${game} ${dir})
+  endif()
 
   string(TOUPPER ${game} upper)
   string(MAKE_C_IDENTIFIER ${upper} upper)

@@ -11,12 +11,15 @@
 // clock (a timer at a display's frame rate, and each time the page asks for a frame), forwards the
 // page's inputs and lifecycle, and keeps the facts of the latest absence for the HUD.
 //
-// The package is a static import: its files load beside this worker's own, and the socket opens
-// as soon as they ran. Every module of this worker's graph is imported here directly, the
-// package's own included, so all of them are fetched at once instead of level by level (a
-// worker has no modulepreload; tests/e2e/web-units checks the list against the graph). Import
-// maps do not reach workers: the package by its path beside the page (index.html's import map
-// names the same file for the main thread).
+// The page starts this worker from pkg/session-worker.mjs, which the wasm build makes: this file
+// and its whole static graph, the package's own modules included, bundled into one (a module
+// worker fetches its imports level by level; build-scripts/cmake/TandemSessionWorker.cmake).
+// Built without esbuild, that file only imports this one, which then loads as written: so
+// every module of this graph is imported here directly, all fetched at once instead of level by
+// level (a worker has no modulepreload; tests/e2e/web-units checks the list against the graph).
+// Import maps do not reach workers: the package by its path beside the page (index.html's import
+// map names the same file for the main thread). URLs of the page's own (the game's plugin) are
+// resolved against the page's, which it sends, since this file's URL depends on how it loaded.
 import createTandem from './pkg/tandem.mjs';
 import { gameName } from './pkg/game.mjs';
 import './pkg/tandem-wasm.mjs';
@@ -40,8 +43,9 @@ const DRAWING_MS = 250;
 
 // What to draw and how the person's input becomes the game's command: the game's plugin manifest
 // (data and pure functions; its view loads on the main thread). The package names its game, so
-// the manifest loads while the .wasm is handed over and instantiated, not after.
-const pluginLoading = import(`./games/${gameName}/plugin.mjs`);
+// the manifest loads while the .wasm is handed over and instantiated, not after (from start(),
+// the page's first message, which says where the page is).
+let pluginLoading = null;
 
 // When each step of the start-up happened (this worker's clock; posted on the page's): page-figures
 // reads them to say what the first verified tick waited for.
@@ -98,6 +102,7 @@ function start(m) {
   startup.startMs = performance.now();
   options = parseOptions(m.search, m.page);
   mainTimeOrigin = m.timeOrigin;
+  pluginLoading = import(new URL(`games/${gameName}/plugin.mjs`, m.page.base).href);
   // The socket first: its handshake overlaps the module's loading (what arrives meanwhile
   // waits, bounded, in the transport and reaches the session in order).
   transport = new Transport(options.serverUrl);

@@ -60,6 +60,36 @@ function(tandem_perturb_definitions target)
 endfunction()
 
 # The determinism check's name for the build this is: which row of its table it fills.
+# The page's session worker beside a game's package (<package>/session-worker.mjs, which the
+# shell's index.html starts), for tandem_add_game_module (TandemGameModule.cmake): the shell's
+# worker graph and the package bundled into one file by esbuild (build-scripts/web-tools, which
+# install-deps installs; else the game's own node_modules or the PATH), or, without esbuild, a
+# one-line module that loads the shell's as written. Remade when the shell's modules or the
+# package change.
+function(tandem_session_worker name package)
+  get_property(module_dir GLOBAL PROPERTY TANDEM_GAME_MODULE_DIR)
+  get_property(shell GLOBAL PROPERTY TANDEM_PAGE_SHELL_DIR)
+  find_program(TANDEM_ESBUILD esbuild HINTS ${module_dir}/../web-tools/node_modules/.bin ${CMAKE_SOURCE_DIR}/node_modules/.bin
+    DOC "esbuild, which bundles the page's session worker with each game's package")
+  set(esbuild "")
+  set(shell_modules "")
+  if(TANDEM_ESBUILD AND shell)
+    set(esbuild ${TANDEM_ESBUILD})
+    file(GLOB_RECURSE shell_modules CONFIGURE_DEPENDS ${shell}/*.mjs)
+    list(FILTER shell_modules EXCLUDE REGEX "/(node_modules|games)/")
+  else()
+    message(STATUS "${name}: no esbuild (npm install esbuild in ${CMAKE_SOURCE_DIR}, or one on the PATH): the page's session worker loads unbundled, one module at a time")
+    set(shell "")
+  endif()
+  add_custom_command(OUTPUT ${package}/session-worker.mjs
+    COMMAND ${CMAKE_COMMAND} -DSHELL=${shell} -DPACKAGE=${package} -DESBUILD=${esbuild}
+      -DSTAGING=${CMAKE_CURRENT_BINARY_DIR}/${name}-session-worker -P ${module_dir}/TandemSessionWorker.cmake
+    DEPENDS ${shell_modules} ${module_dir}/TandemSessionWorker.cmake tandem_${name}_package
+      ${package}/tandem.mjs ${package}/game.mjs
+    COMMENT "${name}: the page's session worker (${package}/session-worker.mjs)" VERBATIM)
+  add_custom_target(${name}_session_worker ALL DEPENDS ${package}/session-worker.mjs)
+endfunction()
+
 function(_tandem_build_kind out)
   if(EMSCRIPTEN)
     set(kind wasm)

@@ -25,7 +25,8 @@
 // change), one server each, alternating, --rounds times. --floor measures the first verified
 // tick of tests/e2e/floor/ too, alternating the same way: a page that only compiles the .wasm,
 // connects and verifies (no stylesheet, HUD or view), the least the demo could take here, and
-// the same with the session in a worker (floor/worker.html); with a hidden case (hidden5,
+// the same with the session in a worker (floor/worker.html; its worker in one file, as the
+// page's); with a hidden case (hidden5,
 // minimised, hidden60, hidden600) it measures the return floor before each run of the page:
 // floor/return.html, a session in a worker and one full-window canvas (WebGL where the browser
 // has it), hidden and shown the same way, which is what any page returning from hidden takes here. --predict-variants measures it with
@@ -38,15 +39,16 @@
 // tick; input-to-screen with and without prediction at a 100 ms round trip is
 // `(cd tests/e2e && TANDEM_E2E_LATENCY_SAMPLES=20 node --test games/ships/latency.test.mjs)`.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { hideAndFreeze, hideBehindAnotherTab, launchChromium, minimise } from './lib/chromium.mjs';
 import { activate, evaluate, launchFirefox, navigate, newTab, waitFor } from './lib/firefox.mjs';
 import { startDelayProxy } from './lib/delay-proxy.mjs';
 import { startNodePlayer } from './lib/node-player.mjs';
-import { openDemo, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
+import { openDemo, repoRoot, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
 import { measureClicks } from './games/arena/click-latency.mjs';
 
 const { values } = parseArgs({ options: {
@@ -75,6 +77,24 @@ const { values } = parseArgs({ options: {
   'step-scenarios': { type: 'string' },
 } });
 const GAME = values.game;
+
+// The floor pages (tests/e2e/floor/) as served: their workers, like the page's, each one file
+// with the package (esbuild, as the wasm build bundles the page's worker), in a copy made once.
+let floorCopy = null;
+function floorDir() {
+  if (floorCopy) return floorCopy;
+  const source = new URL('./floor', import.meta.url).pathname;
+  const staging = mkdtempSync(join(tmpdir(), 'tandem-floor-'));
+  cpSync(source, staging, { recursive: true });
+  symlinkSync(process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/packages', GAME), join(staging, 'pkg'));
+  floorCopy = mkdtempSync(join(tmpdir(), 'tandem-floor-web-'));
+  cpSync(source, floorCopy, { recursive: true });
+  const esbuild = join(repoRoot, 'build-scripts/web-tools/node_modules/.bin/esbuild');
+  for (const worker of ['worker.mjs', 'return-worker.mjs']) {
+    execFileSync(esbuild, [worker, '--bundle', '--format=esm', '--log-level=warning', `--outfile=${join(floorCopy, worker)}`], { cwd: staging, stdio: 'inherit' });
+  }
+  return floorCopy;
+}
 const STEP_SCENARIOS = (values['step-scenarios'] ?? { arena: 'trig,orbits', ships: 'duel,chaos' }[GAME] ?? '').split(',').filter(Boolean);
 // The figures of the issue's table, each also by name; `table` is all of them and `first`.
 const TABLE = ['first', 'hidden5', 'minimised', 'hidden60', 'frozen', 'latency', 'hidden600'];
@@ -519,9 +539,9 @@ async function bytesPerClient(chromium, origin, server) {
 
 async function pageWeight(chromium, origin) {
   const page = await openDemo(chromium.context, origin);
-  // The session worker's own loads are in its timeline, not the page's: its module is named
-  // here (the package files it imports are the page's too).
-  const urls = await page.evaluate(() => [location.href, new URL('./session-worker.mjs', location.href).href,
+  // The session worker's own loads are in its timeline, not the page's: its one file (its
+  // graph and the package, bundled by the wasm build) is named here.
+  const urls = await page.evaluate(() => [location.href, new URL('./pkg/session-worker.mjs', location.href).href,
     ...performance.getEntriesByType('resource').map((r) => r.name)]);
   await page.close();
   const groups = {};
@@ -532,7 +552,7 @@ async function pageWeight(chromium, origin) {
     const body = Buffer.from(await res.arrayBuffer());
     const encoding = res.headers.get('content-encoding');
     const group = path.endsWith('.wasm') ? 'wasm' : path.includes('/three/') ? 'three.js' : path === '/' || path.endsWith('.html') ? 'HTML'
-      : path.endsWith('.css') ? 'CSS' : path.startsWith('/pkg/') ? 'JS: the ES module (glue and JS layer)' : path.endsWith('.mjs') || path.endsWith('.js') ? 'JS: the page' : 'other';
+      : path.endsWith('.css') ? 'CSS' : path === '/pkg/session-worker.mjs' ? 'JS: the session worker (its graph and the ES module, one file)' : path.startsWith('/pkg/') ? 'JS: the ES module (glue and JS layer)' : path.endsWith('.mjs') || path.endsWith('.js') ? 'JS: the page' : 'other';
     const g = groups[group] ??= { files: 0, raw: 0, gzip: 0, served: 0, encodings: new Set() };
     g.files += 1;
     g.raw += body.length;   // fetch decodes a content-encoding: this is the decoded size
@@ -644,7 +664,7 @@ try {
       console.log(`# baseline${which}: ${binary} serving ${web}${packageDir ? ` with ${packageDir}` : ''} at ${servers.at(-1)[1].origin}`);
     }
     if (values.floor) {
-      const floor = await startTandemServe({ game: GAME, args, web: new URL('./floor', import.meta.url).pathname });
+      const floor = await startTandemServe({ game: GAME, args, web: floorDir() });
       servers.push([' (floor: compile, connect, verify; nothing drawn)', floor, '/']);
       servers.push([' (floor with the session in a worker)', floor, '/worker.html']);
     }
@@ -782,7 +802,7 @@ try {
     ['hidden60', 'hidden 60 s behind another tab', 60_000, 'tab', ['chromium', 'firefox']]];
   // --floor: the return floor (return.html) before each run of the page, the same case in the same browser.
   let floorServer = null;
-  const returnFloor = async () => (floorServer ??= await startTandemServe({ game: GAME, web: new URL('./floor', import.meta.url).pathname }));
+  const returnFloor = async () => (floorServer ??= await startTandemServe({ game: GAME, web: floorDir() }));
   const floorRun = async (browser, ms, how) => {
     const origin = (await returnFloor()).origin;
     return browser === 'chromium' ? hiddenReturnFloorChromium(chromium, origin, { ms, how }) : hiddenReturnFloorFirefox(firefox, origin, { ms });

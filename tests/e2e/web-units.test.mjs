@@ -4,7 +4,7 @@
 // browser events into one absence, the digest strip's bookkeeping, and index.html's preload
 // list against main.mjs's static imports. Fast: no browser.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
@@ -413,5 +413,27 @@ describe('the page\'s first module graph', () => {
     graph.delete('./session-worker.mjs');
     assert.ok(graph.has('./pkg/tandem-wasm.mjs') && graph.has('./adapters/session.mjs'), [...graph].join(' '));
     assert.deepEqual([...direct].sort(), [...graph].sort());
+  });
+  test('index.html starts the session worker from the package, where the wasm build made it', () => {
+    const html = readFileSync(join(repoRoot, 'web/index.html'), 'utf8');
+    assert.deepEqual([...html.matchAll(/new Worker\('([^']+)'/g)].map((m) => m[1]), ['./pkg/session-worker.mjs']);
+  });
+  test('the package\'s session worker is the whole worker graph in one file, made after every module of it last changed', { skip }, () => {
+    const bundle = join(packageDir, 'session-worker.mjs');
+    const text = readFileSync(bundle, 'utf8');
+    // One file: nothing left to fetch but the game's plugin (import() of the page's URL).
+    assert.deepEqual([...text.matchAll(/^\s*(?:import|export)\b[^(\n]*?['"]([^'"]+)['"]/gm)].map((m) => m[1]), [], 'a static import left in the bundle');
+    // esbuild heads each module's code with its path, relative to where it ran: the shell's
+    // modules by their page path, the package's by their path in the build.
+    const heads = new Set([...text.matchAll(/^\/\/ (\S+\.mjs)$/gm)].map((m) => m[1]));
+    const graph = staticGraph(null, packageDir, './session-worker.mjs');
+    for (const page of graph) {
+      const head = page.startsWith('./pkg/') ? [...heads].find((h) => h.endsWith(`/${posix.basename(page)}`)) : page.slice(2);
+      assert.ok(heads.has(head), `the bundle has no ${page} (its modules: ${[...heads].join(' ')})`);
+    }
+    const made = statSync(bundle).mtimeMs;
+    const fileOf = (page) => (page.startsWith('./pkg/') ? join(packageDir, page.slice(6)) : join(repoRoot, 'web', page.slice(2)));
+    const newer = [...graph].filter((page) => statSync(fileOf(page)).mtimeMs > made);
+    assert.deepEqual(newer, [], 'changed since the bundle was made: build-scripts/build wasm makes it again');
   });
 });
