@@ -40,6 +40,9 @@ const OWN_ADVANCE_AFTER_MS = OWN_MS / 2;
 // own is posted to it as well: a main thread busy between its frames (software WebGL: 50 ms)
 // then draws a view made just before it was free, not the one it asked for a frame earlier.
 const DRAWING_MS = 250;
+// Until the first tick verifies, the worker also advances this often: the first verified tick
+// then waits for its frame from the server, not for the worker's next display frame.
+const STARTUP_MS = 4;
 
 // What to draw and how the person's input becomes the game's command: the game's plugin manifest
 // (data and pure functions; its view loads on the main thread). The package names its game, so
@@ -49,11 +52,12 @@ let pluginLoading = null;
 
 // When each step of the start-up happened (this worker's clock; posted on the page's): page-figures
 // reads them to say what the first verified tick waited for.
-const startup = { scriptMs: performance.now(), startMs: null, wasmMs: null, instantiatedMs: null };
+const startup = { scriptMs: performance.now(), startMs: null, wasmMs: null, instantiatedMs: null, pluginMs: null, readyMs: null };
 
 let options = null;
 let transport = null;
 let adapter = null;
+let drawable = false;   // the plugin's view is set: the worker renders views and takes input
 let tandem = null;
 let mainTimeOrigin = performance.timeOrigin;
 let lastAdvanceMs = null;
@@ -113,13 +117,25 @@ async function load(compiled) {
   startup.wasmMs = performance.now();
   tandem = await createTandem(compiled ? { wasmModule: compiled } : {});
   startup.instantiatedMs = performance.now();
-  const plugin = await pluginLoading;
   if (stopped) return;
-  adapter = new SessionAdapter(tandem, options, plugin, transport);
+  // The session starts now, before the game's plugin has arrived: its hello goes out (at once,
+  // or when the socket opens) and it joins and verifies meanwhile; only drawing and input wait
+  // for the plugin.
+  adapter = new SessionAdapter(tandem, options, null, transport);
+  startup.readyMs = performance.now();
   lastAdvanceMs = performance.now();
-  post({ t: 'ready', mode: adapter.mode, modeLabel: adapter.modeLabel, game: tandem.game.name });
   // The session's own clock, which does not stop with the page's frames.
   setInterval(ownAdvance, OWN_MS);
+  const startupClock = setInterval(() => {
+    if (firstVerifiedAtMs !== null || stopped) clearInterval(startupClock);
+    else if (performance.now() - lastAdvanceMs >= STARTUP_MS) advance(performance.now(), tandem.workerBudgetMs(performance.now() - lastAdvanceMs));
+  }, STARTUP_MS);
+  const plugin = await pluginLoading;
+  startup.pluginMs = performance.now();
+  if (stopped) return;
+  adapter.usePlugin(plugin);
+  drawable = true;
+  post({ t: 'ready', mode: adapter.mode, modeLabel: adapter.modeLabel, game: tandem.game.name });
 }
 
 function advance(nowMs, budgetMs) {
@@ -148,7 +164,7 @@ function ownAdvance() {
   // A page that asked within the last display frame draws at the display's rate and asks again
   // soon: a view of its own would only be one more message to decode on its main thread.
   const sinceAskedMs = nowMs - lastFrameAskedMs;
-  if ((sinceAskedMs > OWN_MS && sinceAskedMs <= DRAWING_MS) || (away.hidden && !suspended)) postFrame(figures, false);
+  if (drawable && ((sinceAskedMs > OWN_MS && sinceAskedMs <= DRAWING_MS) || (away.hidden && !suspended))) postFrame(figures, false);
 }
 
 function noteTimerWait(waitMs) {
@@ -163,7 +179,7 @@ function noteTimerWait(waitMs) {
 // waiting for the next frame request or tick would add up to a frame to every click's way to the
 // screen.
 function input(value) {
-  if (adapter === null) return;
+  if (!drawable) return;
   adapter.sendInput(value);
   const nowMs = performance.now();
   if (nowMs - lastFrameAskedMs <= DRAWING_MS && !(away.hidden || suspended)) postFrame(advance(nowMs, tandem.workerBudgetMs(nowMs - lastAdvanceMs)), false);
@@ -171,7 +187,7 @@ function input(value) {
 
 // The page asks for what to draw: advance to now, then the render view and the figures.
 function frame(m) {
-  if (adapter === null) {
+  if (!drawable) {
     post({ t: 'frame', asked: true, view: null, figures: null });
     return;
   }

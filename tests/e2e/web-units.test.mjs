@@ -271,6 +271,43 @@ describe('the session adapter over each game\'s package and plugin, in Node', ()
         room.delete();
       }
     });
+    test(`${game}: made before its plugin, the session joins and verifies at once, and draws the plugin's columns once it is given`, { skip }, async () => {
+      const { default: createTandem } = await import(pathToFileURL(join(packageDir, 'tandem.node.mjs')).href);
+      const tandem = await createTandem();
+      const plugin = await import(`../../web/games/${game}/plugin.mjs`);
+      const room = new tandem.Room({});
+      const id = room.connect(0);
+      const sent = [];
+      const early = { startedAtMs: 0, attach(h) { this.handlers = h; }, send: (b) => sent.push(b), stop() {} };
+      const adapter = new SessionAdapter(tandem, { serverUrl: 'ws://stand-in', watch: false, debug: false }, null, early);
+      early.handlers.onOpen(0);
+      assert.equal(sent.length, 1, 'the hello went out without the plugin');
+      assert.throws(() => adapter.sendInput({}), /before the game's plugin/);
+      let now = 0;
+      const run = (ticks) => {
+        for (let i = 0; i < ticks; ++i) {
+          now += 1000 / 60;
+          for (const bytes of sent.splice(0)) room.receive(id, bytes, now);
+          room.tick(now);
+          for (const { bytes } of room.takeOutbox().sends) early.handlers.onMessage(bytes, now);
+          adapter.advance(now, 16);
+        }
+      };
+      run(5);
+      const verified = adapter.figures().verification.verifiedTicks;
+      assert.ok(verified > 0, `ticks verified without the plugin (${verified})`);
+      adapter.usePlugin(plugin);
+      run(2);
+      const view = adapter.renderView();
+      for (const [name, fields] of Object.entries(plugin.view.lists)) {
+        for (const field of fields) {
+          assert.ok(Object.keys(view.current.lists[name].columns).some((c) => c === field || c.startsWith(`${field}.`)), `${game}: ${name}.${field}`);
+        }
+      }
+      assert.ok(adapter.figures().verification.verifiedTicks > verified);
+      adapter.dispose();
+      room.delete();
+    });
   }
 });
 

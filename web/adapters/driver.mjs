@@ -9,16 +9,18 @@
  *   advance, onSuspend, onResume, sendCommand, setView, renderView, figures, exportReplay,
  *   corruptOnce, checkAgainstNative)
  * @param {object} tandem the loaded ES module (the game's package): its frameBudgetMs
- * @param {{view: object, command?: (input: any, tandem: object) => object}} plugin the game's
- *   plugin: what it draws, and how its input becomes the game's command (without command(), the
- *   input is the command)
+ * @param {{view: object, command?: (input: any, tandem: object) => object} | null} plugin the
+ *   game's plugin: what it draws, and how its input becomes the game's command (without
+ *   command(), the input is the command); null: given later (usePlugin), and until then the
+ *   session runs (joins, steps, verifies) but renders nothing and takes no input
  * @param {{debug: boolean, replayName: string, flush?: () => void, resume?: (nowMs: number) => void}} options
  *   flush: moves what the session queued (after each call that may queue a message); resume:
  *   what to do before the session is told of a resume
  */
 export class SessionDriver {
   session;
-  #command;
+  #tandem;
+  #command = null;
   #flush;
   #resume;
   // Frames spent from a resume until the session verified again (the HUD's "in N frames"):
@@ -30,10 +32,10 @@ export class SessionDriver {
     this.session = session;
     // What a page frame may spend: the client session's own rule (the module's).
     this.frameBudgetMs = tandem.frameBudgetMs;
-    this.#command = plugin.command ? (input) => plugin.command(input, tandem) : (input) => input;
+    this.#tandem = tandem;
     this.#flush = flush;
     this.#resume = resume;
-    session.setView(plugin.view);
+    if (plugin !== null) this.usePlugin(plugin);
     this.actions = {
       checkAgainstNative: () => session.checkAgainstNative(),
       downloadReplay: () => ({ name: `${replayName}-${Date.now()}.replay`, bytes: session.exportReplay() }),
@@ -60,8 +62,15 @@ export class SessionDriver {
     this.#countingResume = true;
   }
 
+  /** The game's plugin, when it was not there at the start: what renderView() selects, and the command of an input. */
+  usePlugin(plugin) {
+    this.#command = plugin.command ? (input) => plugin.command(input, this.#tandem) : (input) => input;
+    this.session.setView(plugin.view);
+  }
+
   /** The person's input, as the plugin's view reads it: the game's command (the session sequences and rate-limits it). */
   sendInput(input) {
+    if (this.#command === null) throw new Error('an input before the game\'s plugin was given (usePlugin)');
     this.session.sendCommand(this.#command(input));
     this.#flush();
   }

@@ -19,7 +19,8 @@ export class SessionAdapter extends SessionDriver {
    * @param {{serverUrl: string, watch: boolean, debug: boolean, lockstep?: boolean, predictWindow?: number | null,
    *   ticket?: string | null, fleet?: string[]}} options ticket: a join ticket for a server that requires one;
    *   fleet: the room's URLs at the fleet's other processes (?fleet=)
-   * @param {{view: object, command?: Function}} plugin the game's plugin (what it draws, its command from its input)
+   * @param {{view: object, command?: Function} | null} plugin the game's plugin (what it draws, its command from
+   *   its input); null: given later (usePlugin), the session meanwhile joining and verifying
    * @param {Transport | null} [early] a transport the page started before the module was ready
    *   (early.mjs): what it received meanwhile is handed to the session in order
    */
