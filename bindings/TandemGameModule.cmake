@@ -136,9 +136,10 @@ function(tandem_add_game_module game)
       ${TANDEM_BINDINGS_DIR}/typegen.mjs
     COMMENT "package ${game}: game.d.ts")
   add_custom_target(tandem_${game}_package ALL DEPENDS ${outputs} ${dir}/game.d.ts tandem_${game}_wasm)
-  # The page's session worker beside it, where TandemGame.cmake (the page's shell) is included.
+  # The page's session worker beside it, where TandemGame.cmake (the page's shell) is included:
+  # made again whenever the module (tandem-wasm.mjs, the target's file) or the package's files change.
   if(COMMAND tandem_session_worker)
-    tandem_session_worker(${game} ${dir})
+    tandem_session_worker(${game} ${dir} ${outputs} tandem_${game}_wasm)
   endif()
 
   string(TOUPPER ${game} upper)

@@ -59,13 +59,12 @@ function(tandem_perturb_definitions target)
                                                TANDEM_PERTURB_FIELD="${TANDEM_PERTURB_FIELD}")
 endfunction()
 
-# The determinism check's name for the build this is: which row of its table it fills.
 # The page's session worker beside a game's package (<package>/session-worker.mjs, which the
 # shell's index.html starts), for tandem_add_game_module (TandemGameModule.cmake): the shell's
 # worker graph and the package bundled into one file by esbuild (build-scripts/web-tools, which
 # install-deps installs; else the game's own node_modules or the PATH), or, without esbuild, a
 # one-line module that loads the shell's as written. Remade when the shell's modules or the
-# package change.
+# package's files change (ARGN: the package's outputs and targets it is made from).
 function(tandem_session_worker name package)
   get_property(module_dir GLOBAL PROPERTY TANDEM_GAME_MODULE_DIR)
   get_property(shell GLOBAL PROPERTY TANDEM_PAGE_SHELL_DIR)
@@ -84,12 +83,12 @@ function(tandem_session_worker name package)
   add_custom_command(OUTPUT ${package}/session-worker.mjs
     COMMAND ${CMAKE_COMMAND} -DSHELL=${shell} -DPACKAGE=${package} -DESBUILD=${esbuild}
       -DSTAGING=${CMAKE_CURRENT_BINARY_DIR}/${name}-session-worker -P ${module_dir}/TandemSessionWorker.cmake
-    DEPENDS ${shell_modules} ${module_dir}/TandemSessionWorker.cmake tandem_${name}_package
-      ${package}/tandem.mjs ${package}/game.mjs
+    DEPENDS ${shell_modules} ${module_dir}/TandemSessionWorker.cmake ${package}/game.mjs ${ARGN}
     COMMENT "${name}: the page's session worker (${package}/session-worker.mjs)" VERBATIM)
   add_custom_target(${name}_session_worker ALL DEPENDS ${package}/session-worker.mjs)
 endfunction()
 
+# The determinism check's name for the build this is: which row of its table it fills.
 function(_tandem_build_kind out)
   if(EMSCRIPTEN)
     set(kind wasm)

@@ -4,7 +4,8 @@
 # package's own modules included, bundled into one ES module: a module worker fetches its imports
 # level by level, and a one-file worker ran its script 75 ms sooner in Chromium here
 # (docs/performance.md). Without either, it is one line that imports the shell's file beside the
-# page, which then loads as written. Run by tandem_add_game's <name>_session_worker target.
+# page, which then loads as written. Run by the <game>_session_worker target that
+# tandem_add_game_module makes (TandemGame.cmake's tandem_session_worker).
 foreach(var PACKAGE STAGING)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     message(FATAL_ERROR "TandemSessionWorker.cmake needs -D${var}=...")
