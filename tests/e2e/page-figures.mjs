@@ -26,8 +26,8 @@
 // tick of tests/e2e/floor/ too, alternating the same way: a page that only compiles the .wasm,
 // connects and verifies (no stylesheet, HUD or view), the least the demo could take here, and
 // the same with the session in a worker (floor/worker.html; its worker in one file, as the
-// page's); with a hidden case (hidden5,
-// minimised, hidden60, hidden600) it measures the return floor before each run of the page:
+// page's); with a hidden case (hidden5, minimised, hidden60, hidden600) it measures the return
+// floor before each run of the page:
 // floor/return.html, a session in a worker and one full-window canvas (WebGL where the browser
 // has it), hidden and shown the same way, which is what any page returning from hidden takes here. --predict-variants measures it with
 // each setting named, alternating the same way: `window=N` is the page's ?predict-window=N (the
@@ -39,7 +39,7 @@
 // tick; input-to-screen with and without prediction at a 100 ms round trip is
 // `(cd tests/e2e && TANDEM_E2E_LATENCY_SAMPLES=20 node --test games/ships/latency.test.mjs)`.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -88,6 +88,7 @@ function floorDir() {
   cpSync(source, staging, { recursive: true });
   symlinkSync(process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/packages', GAME), join(staging, 'pkg'));
   floorCopy = mkdtempSync(join(tmpdir(), 'tandem-floor-web-'));
+  process.on('exit', () => [staging, floorCopy].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
   cpSync(source, floorCopy, { recursive: true });
   const esbuild = join(repoRoot, 'build-scripts/web-tools/node_modules/.bin/esbuild');
   for (const worker of ['worker.mjs', 'return-worker.mjs']) {
