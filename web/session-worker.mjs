@@ -127,8 +127,12 @@ async function load(compiled) {
   // The session's own clock, which does not stop with the page's frames.
   setInterval(ownAdvance, OWN_MS);
   const startupClock = setInterval(() => {
-    if (firstVerifiedAtMs !== null || stopped) clearInterval(startupClock);
-    else if (performance.now() - lastAdvanceMs >= STARTUP_MS) advance(performance.now(), tandem.workerBudgetMs(performance.now() - lastAdvanceMs));
+    if (firstVerifiedAtMs !== null || stopped) {
+      clearInterval(startupClock);
+      return;
+    }
+    const nowMs = performance.now();
+    if (nowMs - lastAdvanceMs >= STARTUP_MS) advance(nowMs, tandem.workerBudgetMs(nowMs - lastAdvanceMs));
   }, STARTUP_MS);
   const plugin = await pluginLoading;
   startup.pluginMs = performance.now();

@@ -406,18 +406,20 @@ describe('the lifecycle feeder', () => {
   });
 });
 
+// A page path ('./x.mjs', './pkg/y.mjs') as a file: the shell's in web/, the package's from its build.
+const fileOf = (packageDir, page) => (page.startsWith('./pkg/') ? join(packageDir, page.slice(6)) : join(repoRoot, 'web', page.slice(2)));
+
 // The modules `entry` reaches through static imports, as page paths ('./x.mjs', './pkg/y.mjs'):
 // read from the files, bare specifiers through index.html's import map (none for a worker: import
 // maps do not reach workers), the package from its build. Dynamic import() is not followed: that
 // is what loads later. With `direct`, the pages `entry` imports itself.
 function staticGraph(html, packageDir, entry = './main.mjs', direct = null) {
   const imports = html === null ? {} : JSON.parse(/<script type="importmap">([\s\S]*?)<\/script>/.exec(html)[1]).imports;
-  const fileOf = (page) => (page.startsWith('./pkg/') ? join(packageDir, page.slice(6)) : join(repoRoot, 'web', page.slice(2)));
   const seen = new Set();
   const visit = (page) => {
     if (seen.has(page)) return;
     seen.add(page);
-    const source = readFileSync(fileOf(page), 'utf8');
+    const source = readFileSync(fileOf(packageDir, page), 'utf8');
     for (const [, specifier] of source.matchAll(/^\s*(?:import|export)\s+(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm)) {
       // A mapped specifier resolves against the page, a relative one against its importer.
       const mapped = imports[specifier];
@@ -469,8 +471,7 @@ describe('the page\'s first module graph', () => {
       assert.ok(heads.has(head), `the bundle has no ${page} (its modules: ${[...heads].join(' ')})`);
     }
     const made = statSync(bundle).mtimeMs;
-    const fileOf = (page) => (page.startsWith('./pkg/') ? join(packageDir, page.slice(6)) : join(repoRoot, 'web', page.slice(2)));
-    const newer = [...graph].filter((page) => statSync(fileOf(page)).mtimeMs > made);
+    const newer = [...graph].filter((page) => statSync(fileOf(packageDir, page)).mtimeMs > made);
     assert.deepEqual(newer, [], 'changed since the bundle was made: build-scripts/build wasm makes it again');
   });
 });
