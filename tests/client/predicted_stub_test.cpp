@@ -1,12 +1,16 @@
 // PredictedClient<G> over the stub game (tests/net/stub_game.hpp) and Match<stub::Game>: the
 // own command reaches the predicted state before the confirmed one, another player's command
 // rolls the prediction back, and once nobody sends, every predicted tick's state is the room's
-// at that tick (the room's states are the reference). Nothing arena-shaped is needed.
+// at that tick (the room's states are the reference); with a clock, a prediction from a new world
+// grows to its depth within the time budget. Nothing arena-shaped is needed.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <vector>
 
 #include "net/stub_game.hpp"
 #include "tandem/client/predicted.hpp"
@@ -70,4 +74,54 @@ TEST_CASE("PredictedClient<stub>: the own command shows early, others' roll back
     }
     CHECK(compared > 200);
     CHECK(m.session(me).figures().mismatches == 0);
+}
+
+namespace {
+// Clocks for the growth test: one that moves 1 ms at every read (a predicted step, timed by two
+// reads, costs 1 ms, and after one of them the 2.5 ms budget has no room for another), and one
+// that never moves (every step is free, so the budget never binds).
+int64_t dear_ns = 0;
+int64_t dear_clock() { return dear_ns += ms; }
+int64_t free_clock() { return 0; }
+
+// The depth of the picture at each update from the first that holds one, for a player whose
+// prediction follows its session with `clock` (none: nullptr). The room's input delay is 8
+// ticks: the player's own join, which the prediction cannot know, lands 9 ticks after the
+// baseline, and its rollback (which runs whole) comes after the growth this test watches.
+std::vector<uint32_t> depths_after_join(int64_t (*clock)()) {
+    RoomConfig<stub::Game> config;
+    config.input_delay_ticks = 8;
+    Match<stub::Game> m = Match<stub::Game>::create(config).value();
+    const uint32_t me = m.add_session(Role::play, 1, LinkSpec{50 * ms, 0}, 0);
+    m.connect(me, 0);
+    auto& predicted = m.follow(me, client::PredictedClient<stub::Game>::create().value());
+    if (clock) predicted.set_clock(clock);
+    std::vector<uint32_t> depths;
+    for (uint64_t t = 0; t < 120; ++t) {
+        const int64_t now = static_cast<int64_t>(t) * tick_ns;
+        m.deliver(now);
+        m.advance(me, now, 16 * ms);
+        if (predicted.state()) depths.push_back(predicted.figures().depth_ticks);
+        m.tick(now);
+    }
+    CHECK(m.session(me).figures().mismatches == 0);
+    return depths;
+}
+}  // namespace
+
+TEST_CASE("PredictedClient<stub>: a prediction from a new world grows to its depth by at least a tick an update when its steps outrun the time budget, and is at its depth at once when they fit or no clock is set", "[predicted]") {
+    const uint32_t depth = client::PredictConfig{}.initial_depth_ticks;
+    REQUIRE(depth == 6);
+    dear_ns = 0;
+    const std::vector<uint32_t> dear = depths_after_join(&dear_clock);
+    const std::vector<uint32_t> free = depths_after_join(&free_clock);
+    const std::vector<uint32_t> none = depths_after_join(nullptr);
+    for (const auto* d : {&dear, &free, &none}) REQUIRE(d->size() > 60);
+    // A step costs 1 ms and the budget is 2.5 ms: one step an update beyond the ticks the
+    // confirmed state moved, the depth one more at each update until it is reached, then kept.
+    CHECK(std::vector<uint32_t>(dear.begin(), dear.begin() + 8) == std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 6, 6});
+    CHECK(std::count(dear.begin(), dear.end(), depth) == static_cast<std::ptrdiff_t>(dear.size()) - 5);
+    // Free steps, or no clock (the tick budget only): the whole depth in the first update.
+    CHECK(std::count(free.begin(), free.end(), depth) == static_cast<std::ptrdiff_t>(free.size()));
+    CHECK(none == free);
 }

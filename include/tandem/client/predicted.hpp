@@ -45,7 +45,10 @@ struct PredictConfig {
     // them) and then runs whole. A rollback that does not fit is spread over several updates:
     // the old prediction stays on screen (and keeps its depth) while the engine re-simulates,
     // and replaces it when it reaches the shown tick. Without a clock only the tick budget
-    // holds, so a run without a clock decides the same everywhere.
+    // holds, so a run without a clock decides the same everywhere. The same budget bounds a
+    // fresh prediction's growth (a join, a resync's baseline): with a clock it reaches its
+    // depth over updates, at least a tick deeper each, instead of in the update that follows
+    // the baseline, whose frame would otherwise wait behind the whole depth's steps.
     int64_t resim_budget_ns = 2'500'000;
     // The depth used until the first own input comes back in a frame (then measured).
     uint32_t initial_depth_ticks = 6;
@@ -199,6 +202,10 @@ private:
     uint64_t session_epoch_ = 0;
     uint64_t epoch_ = 0;
     bool following_ = false;
+    // A prediction rebuilt from a new world (with a clock) still growing to its depth, and the
+    // depth it had reached at the end of the last update.
+    bool growing_ = false;
+    uint64_t grown_depth_ = 0;
     uint32_t player_ = net::watcher_id;
     std::vector<net::VerifiedTick<G>> verified_;   // reused
 
@@ -356,7 +363,10 @@ void PredictedClient<G>::update(net::ClientSession<G>& session, int64_t now) {
         }
     }
     if (!rebuild_now && shown_tick() < base) rebuild_now = behind = true;
-    if (behind) {
+    // A growing prediction shorter than the ticks an update verified is passed by design: it
+    // starts again from the confirmed state and grows on (neither a reset nor behind).
+    const bool regrow = behind && growing_;
+    if (behind && !regrow) {
         ++figures_.resets_behind;
         const uint64_t shown = shown_tick();
         figures_.behind_ticks_max = std::max(figures_.behind_ticks_max, static_cast<uint32_t>(std::min<uint64_t>(base - std::min(base, shown), UINT32_MAX)));
@@ -389,13 +399,19 @@ void PredictedClient<G>::update(net::ClientSession<G>& session, int64_t now) {
     auto engine_front = [&] { return engine_->pending_rollback().value_or(engine_->current_frame()); };
     // The picture always goes to the target depth (the tick budget only): holding it back would
     // give up depth; in a running match that is a step a frame. The time budget is the
-    // re-simulation's.
+    // re-simulation's, and a growing prediction's: a new world has no depth on screen to give
+    // up, so it grows by at least a tick an update (it reaches the depth within as many
+    // updates) and further while the budget allows. In a page that is what keeps the first
+    // frames after a join from waiting behind the whole depth's steps: the first ones, run
+    // before the code is optimised, cost several times a step (10-20 ms for six in Chromium).
     auto forward = [&] {
         if (held_) {
             while (G::tick(held_->state) < target && budget > 0) step_held(now), --budget, ++steps;
             return;
         }
-        while (engine_->current_frame() < target && budget > 0 && engine_->advance_frame().ok()) {
+        const uint64_t floor = growing_ ? std::min(target, base + grown_depth_ + 1) : target;
+        while (engine_->current_frame() < target && budget > 0 &&
+               (engine_->current_frame() < floor || time_for_one_more()) && engine_->advance_frame().ok()) {
             engine_stepped_at_ = now;
             --budget;
             ++steps;
@@ -407,10 +423,15 @@ void PredictedClient<G>::update(net::ClientSession<G>& session, int64_t now) {
         if (held_) ++figures_.rollbacks_dropped;
         held_.reset();
         rebuild(*confirmed);
-        ++figures_.resets;
+        if (!regrow) ++figures_.resets;
+        const bool new_world = !following_ || session.world_epoch() != session_epoch_;
         if (session.world_epoch() != session_epoch_) ++epoch_;
         session_epoch_ = session.world_epoch();
         following_ = true;
+        if (new_world) {
+            growing_ = timed;
+            grown_depth_ = 0;
+        }
     } else if (engine_->pending_rollback()) {
         // The session's confirmed state is where the re-simulation starts if it began before it
         // (the confirmed ticks are not stepped again); a prediction the confirmed state has
@@ -483,6 +504,10 @@ void PredictedClient<G>::update(net::ClientSession<G>& session, int64_t now) {
         }
     }
     forward();
+    if (growing_) {
+        grown_depth_ = shown_tick() - std::min(shown_tick(), base);
+        if (held_ || shown_tick() >= target) growing_ = false;
+    }
     if (shown_tick() < target) ++figures_.budget_cuts;
     frame_resim_ticks_ += resimulated;
     frame_resim_ns_ += resim_ns;
