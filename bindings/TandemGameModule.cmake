@@ -136,13 +136,13 @@ function(tandem_add_game_module game)
       ${TANDEM_BINDINGS_DIR}/typegen.mjs
     COMMENT "package ${game}: game.d.ts")
   add_custom_target(tandem_${game}_package ALL DEPENDS ${outputs} ${dir}/game.d.ts tandem_${game}_wasm)
-  # The page's session worker beside it, where TandemGame.cmake (the page's shell) is included:
-  # made again whenever the module (tandem-wasm.mjs, the target's file) or the package's files change.
-  # Part of the package target, so that a build of the package alone (build-scripts/demo's,
-  # fleet's) serves a page that can start its worker.
-  if(COMMAND tandem_session_worker)
-    tandem_session_worker(${game} ${dir} ${outputs} tandem_${game}_wasm)
-    add_dependencies(tandem_${game}_package ${game}_session_worker)
+  # The page's code and its session worker beside it, where TandemGame.cmake (the page's shell)
+  # is included: made again whenever the module (tandem-wasm.mjs, the target's file) or the
+  # package's files change. Part of the package target, so that a build of the package alone
+  # (build-scripts/demo's, fleet's) serves a page that can start.
+  if(COMMAND tandem_page_bundles)
+    tandem_page_bundles(${game} ${dir} ${outputs} tandem_${game}_wasm)
+    add_dependencies(tandem_${game}_package ${game}_page_bundles)
   endif()
 
   string(TOUPPER ${game} upper)

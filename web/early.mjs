@@ -1,7 +1,7 @@
-// The page's first work, run as soon as it and its three imports arrive (index.html loads it
-// async, ahead of the rest of the module graph): reads the URL's options and takes over the
-// session worker index.html's first script started (its socket was opening while the graph
-// loaded and the .wasm compiled). main.mjs imports this same instance; it never runs twice.
+// The page's first work, run as the page's code starts (main.mjs imports it; the wasm build
+// bundles both into pkg/page.mjs): reads the URL's options and takes over the session worker
+// index.html's first script started (its socket was opening while the page's code loaded and
+// the .wasm compiled), or opens the socket itself for a session on this thread.
 import { EarlySessionWorker } from './adapters/worker-session.mjs';
 import { parseOptions } from './options.mjs';
 import { Transport } from './transport.mjs';

@@ -3,7 +3,7 @@
 // plugin's view, the HUD, the lifecycle feeder, the frame loop, the buttons). Wiring only: each
 // part's job is in its own file, every simulation decision is the adapter's (the session's, in
 // C++), and it names no game. Its static imports are what the first verified tick needs, and no
-// more (index.html preloads them all at once). The plugin's view (its renderer and input) is
+// more (the wasm build bundles them with this file into pkg/page.mjs, which index.html loads). The plugin's view (its renderer and input) is
 // loaded once the first tick verified, so the socket and that tick never wait for what only
 // drawing needs, nor for its parsing. The session worker, with its socket, was started by
 // index.html's first script, and the .wasm was already compiling there. The module itself is
@@ -15,6 +15,7 @@ import { early, options } from './early.mjs';
 import { startFrameLoop } from './frame-loop.mjs';
 import { Hud } from './hud.mjs';
 import { feedLifecycle } from './lifecycle.mjs';
+import { importFromPage } from './page-modules.mjs';
 import { installTestHook } from './test-hook.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -70,7 +71,7 @@ function loadTandem() {
 // a line), so the plugin does not wait for the module.
 let pluginLoading = null;
 function loadPlugin() {
-  pluginLoading ??= import('./pkg/game.mjs').then(({ gameName }) => import(`./games/${gameName}/plugin.mjs`));
+  pluginLoading ??= importFromPage('pkg/game.mjs').then(({ gameName }) => importFromPage(`games/${gameName}/plugin.mjs`));
   return pluginLoading;
 }
 

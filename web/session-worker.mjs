@@ -13,7 +13,7 @@
 //
 // The page starts this worker from pkg/session-worker.mjs, which the wasm build makes: this file
 // and its whole static graph, the package's own modules included, bundled into one (a module
-// worker fetches its imports level by level; build-scripts/cmake/TandemSessionWorker.cmake).
+// worker fetches its imports level by level; build-scripts/cmake/TandemPageBundles.cmake).
 // Built without esbuild, that file only imports this one, which then loads as written: so
 // every module of this graph is imported here directly, all fetched at once instead of level by
 // level (a worker has no modulepreload; tests/e2e/web-units checks the list against the graph).

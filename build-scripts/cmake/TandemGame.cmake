@@ -59,17 +59,18 @@ function(tandem_perturb_definitions target)
                                                TANDEM_PERTURB_FIELD="${TANDEM_PERTURB_FIELD}")
 endfunction()
 
-# The page's session worker beside a game's package (<package>/session-worker.mjs, which the
-# shell's index.html starts), for tandem_add_game_module (TandemGameModule.cmake): the shell's
-# worker graph and the package bundled into one file by esbuild (build-scripts/web-tools, which
-# install-deps installs; else the game's own node_modules or the PATH), or, without esbuild, a
-# one-line module that loads the shell's as written. Remade when the shell's modules or the
-# package's files change (ARGN: the package's outputs and targets it is made from).
-function(tandem_session_worker name package)
+# The page's code beside a game's package, for tandem_add_game_module (TandemGameModule.cmake):
+# <package>/session-worker.mjs (the shell's worker graph with the package) and <package>/page.mjs
+# (the shell's main.mjs graph), which the shell's index.html loads, each bundled into one file by
+# esbuild (build-scripts/web-tools, which install-deps installs; else the game's own
+# node_modules or the PATH), or, without esbuild, a one-line module that loads the shell's as
+# written. Remade when the shell's modules or the package's files change (ARGN: the package's
+# outputs and targets it is made from).
+function(tandem_page_bundles name package)
   get_property(module_dir GLOBAL PROPERTY TANDEM_GAME_MODULE_DIR)
   get_property(shell GLOBAL PROPERTY TANDEM_PAGE_SHELL_DIR)
   find_program(TANDEM_ESBUILD esbuild HINTS ${module_dir}/../web-tools/node_modules/.bin ${CMAKE_SOURCE_DIR}/node_modules/.bin
-    DOC "esbuild, which bundles the page's session worker with each game's package")
+    DOC "esbuild, which bundles the page's code and its session worker with each game's package")
   set(esbuild "")
   set(shell_modules "")
   if(TANDEM_ESBUILD AND shell)
@@ -77,15 +78,15 @@ function(tandem_session_worker name package)
     file(GLOB_RECURSE shell_modules CONFIGURE_DEPENDS ${shell}/*.mjs)
     list(FILTER shell_modules EXCLUDE REGEX "/(node_modules|games)/")
   else()
-    message(STATUS "${name}: no esbuild (npm install esbuild in ${CMAKE_SOURCE_DIR}, or one on the PATH): the page's session worker loads unbundled, one module at a time")
+    message(STATUS "${name}: no esbuild (npm install esbuild in ${CMAKE_SOURCE_DIR}, or one on the PATH): the page and its session worker load unbundled, one module at a time")
     set(shell "")
   endif()
-  add_custom_command(OUTPUT ${package}/session-worker.mjs
+  add_custom_command(OUTPUT ${package}/session-worker.mjs ${package}/page.mjs
     COMMAND ${CMAKE_COMMAND} -DSHELL=${shell} -DPACKAGE=${package} -DESBUILD=${esbuild}
-      -DSTAGING=${CMAKE_CURRENT_BINARY_DIR}/${name}-session-worker -P ${module_dir}/TandemSessionWorker.cmake
-    DEPENDS ${shell_modules} ${module_dir}/TandemSessionWorker.cmake ${package}/game.mjs ${ARGN}
-    COMMENT "${name}: the page's session worker (${package}/session-worker.mjs)" VERBATIM)
-  add_custom_target(${name}_session_worker ALL DEPENDS ${package}/session-worker.mjs)
+      -DSTAGING=${CMAKE_CURRENT_BINARY_DIR}/${name}-page-bundles -P ${module_dir}/TandemPageBundles.cmake
+    DEPENDS ${shell_modules} ${module_dir}/TandemPageBundles.cmake ${package}/game.mjs ${ARGN}
+    COMMENT "${name}: the page's code and session worker (${package}/page.mjs, session-worker.mjs)" VERBATIM)
+  add_custom_target(${name}_page_bundles ALL DEPENDS ${package}/session-worker.mjs ${package}/page.mjs)
 endfunction()
 
 # The determinism check's name for the build this is: which row of its table it fills.

@@ -58,7 +58,7 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/build-scripts/cmake/TandemGame.cmake
   ${PROJECT_SOURCE_DIR}/build-scripts/cmake/TandemGameMain.cpp.in
   ${PROJECT_SOURCE_DIR}/build-scripts/cmake/TandemGameSite.cmake
-  ${PROJECT_SOURCE_DIR}/build-scripts/cmake/TandemSessionWorker.cmake
+  ${PROJECT_SOURCE_DIR}/build-scripts/cmake/TandemPageBundles.cmake
   DESTINATION ${TANDEM_CMAKE_INSTALL_DIR})
 # The page's shell, which a game's server serves with its plugin (tandem_add_game's <name>_web),
 # from a build that has the server. Its own games' plugins and the demo's dependencies stay here.

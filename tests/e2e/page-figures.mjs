@@ -553,7 +553,8 @@ async function pageWeight(chromium, origin) {
     const body = Buffer.from(await res.arrayBuffer());
     const encoding = res.headers.get('content-encoding');
     const group = path.endsWith('.wasm') ? 'wasm' : path.includes('/three/') ? 'three.js' : path === '/' || path.endsWith('.html') ? 'HTML'
-      : path.endsWith('.css') ? 'CSS' : path === '/pkg/session-worker.mjs' ? 'JS: the session worker (its graph and the ES module, one file)' : path.startsWith('/pkg/') ? 'JS: the ES module (glue and JS layer)' : path.endsWith('.mjs') || path.endsWith('.js') ? 'JS: the page' : 'other';
+      : path.endsWith('.css') ? 'CSS' : path === '/pkg/session-worker.mjs' ? 'JS: the session worker (its graph and the ES module, one file)'
+      : path === '/pkg/page.mjs' ? 'JS: the page' : path.startsWith('/pkg/') ? 'JS: the ES module (glue and JS layer)' : path.endsWith('.mjs') || path.endsWith('.js') ? 'JS: the page' : 'other';
     const g = groups[group] ??= { files: 0, raw: 0, gzip: 0, served: 0, encodings: new Set() };
     g.files += 1;
     g.raw += body.length;   // fetch decodes a content-encoding: this is the decoded size
@@ -695,7 +696,7 @@ try {
         console.log(`  seen by the test's poll (the figures read every 16 ms): ${spread(ms.map((m) => m.verifiedMs))}`);
         console.log(`  of which DOMContentLoaded ${spread(ms.map((m) => m.domMs))}; module ready ${spread(ms.map((m) => m.readyMs))}`);
         if (at('wasmMs').length) console.log(`  wasm arrived ${spread(at('wasmMs'))}; three.core.js arrived ${at('threeMs').length ? spread(at('threeMs')) : '-'}`);
-        // The page's own marks (index.html, early.mjs, main.mjs) and the session worker's steps,
+        // The page's own marks (index.html, and early.mjs and main.mjs in pkg/page.mjs) and the session worker's steps,
         // each on the page's clock, in the order they came.
         const marks = [...new Set(ms.flatMap((m) => Object.keys(m.marks ?? {})))].filter((k) => k !== 'first-verified');
         const steps = [...new Set(ms.flatMap((m) => Object.keys(m.worker ?? {})))];

@@ -29,9 +29,9 @@ describe('the page in Chromium', () => {
       const resources = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
       assert.deepEqual(foreign, [], 'requests that left the server');
       for (const url of resources) assert.ok(url.startsWith(`${env.server.origin}/`), `resource from elsewhere: ${url}`);
-      // What it did load: the page, its modules, three.js through the import map, the package and its wasm.
+      // What it did load: the page, its code (bundled by the wasm build), three.js through the import map, the package and its wasm.
       const paths = seen.map((u) => new URL(u).pathname);
-      for (const expected of ['/', '/main.mjs', '/node_modules/three/build/three.module.js', '/pkg/tandem.mjs', '/pkg/tandem-wasm.wasm']) {
+      for (const expected of ['/', '/pkg/page.mjs', '/node_modules/three/build/three.module.js', '/pkg/tandem.mjs', '/pkg/tandem-wasm.wasm']) {
         assert.ok(paths.includes(expected), `the page requested ${expected} (it requested: ${paths.join(', ')})`);
       }
       const wasm = env.server.requests.find((r) => r.url === '/pkg/tandem-wasm.wasm');

@@ -1,11 +1,11 @@
 // The page's DOM-free parts, in Node: the HUD's resume line (against the wording the demo
 // promises), the reconnect schedule, the transport's early socket (events kept until the
 // session attaches, against a stand-in WebSocket), URL options, the lifecycle feeder folding overlapping
-// browser events into one absence, the digest strip's bookkeeping, and index.html's preload
-// list against main.mjs's static imports. Fast: no browser.
+// browser events into one absence, the digest strip's bookkeeping, and the page's two bundles
+// (its code, its session worker) against their modules' static graphs. Fast: no browser.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import { repoRoot } from './lib/harness.mjs';
@@ -434,15 +434,39 @@ function staticGraph(html, packageDir, entry = './main.mjs', direct = null) {
   return seen;
 }
 
+// `bundle` holds every module of `graph` (page paths) and imports nothing statically, and no
+// module of the graph changed after it was made.
+function assertBundled(bundle, graph) {
+  const packageDir = dirname(bundle);
+  const text = readFileSync(bundle, 'utf8');
+  // One file: nothing left to fetch but what loads later (import() of a URL).
+  assert.deepEqual([...text.matchAll(/^\s*(?:import|export)\b[^(\n]*?['"]([^'"]+)['"]/gm)].map((m) => m[1]), [], 'a static import left in the bundle');
+  // esbuild heads each module's code with its path, relative to where it ran: the shell's
+  // modules by their page path, the package's by their path in the build.
+  const heads = new Set([...text.matchAll(/^\/\/ (\S+\.mjs)$/gm)].map((m) => m[1]));
+  for (const page of graph) {
+    const head = page.startsWith('./pkg/') ? [...heads].find((h) => h.endsWith(`/${posix.basename(page)}`)) : page.slice(2);
+    assert.ok(heads.has(head), `${bundle} has no ${page} (its modules: ${[...heads].join(' ')})`);
+  }
+  const made = statSync(bundle).mtimeMs;
+  const newer = [...graph].filter((page) => statSync(fileOf(packageDir, page)).mtimeMs > made);
+  assert.deepEqual(newer, [], 'changed since the bundle was made: build-scripts/build wasm makes it again');
+}
+
 describe('the page\'s first module graph', () => {
   const packageDir = process.env.TANDEM_PACKAGE_DIR ?? join(repoRoot, 'build/wasm/packages/arena');
   const skip = existsSync(join(packageDir, 'tandem.mjs')) ? false : `no ${packageDir} (build-scripts/build wasm)`;
-  test('index.html preloads exactly main.mjs\'s static imports (with its module scripts), and three.js is not among them', { skip }, () => {
+  test('index.html loads the page\'s code from the package, where the wasm build bundled it, and nothing of its graph besides', () => {
     const html = readFileSync(join(repoRoot, 'web/index.html'), 'utf8');
-    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">|<script type="module"[^>]* src="([^"]+)">/g)].map((m) => m[1] ?? m[2]);
+    assert.deepEqual([...html.matchAll(/<script type="module"[^>]* src="([^"]+)">/g)].map((m) => m[1]), ['./pkg/page.mjs']);
+    // Preloads of the graph's modules would take the connections the bundle frees.
+    assert.deepEqual([...html.matchAll(/<link rel="modulepreload"/g)], []);
+  });
+  test('main.mjs\'s static graph holds neither three.js, a view, the native check nor the package', { skip }, () => {
+    const html = readFileSync(join(repoRoot, 'web/index.html'), 'utf8');
     const graph = staticGraph(html, packageDir);
-    assert.deepEqual([...preloaded].sort(), [...graph].sort());
-    assert.ok(![...graph].some((page) => /three|\/renderer\.mjs|native-check/.test(page)), [...graph].join(' '));
+    assert.ok(graph.has('./early.mjs') && graph.has('./hud.mjs'), [...graph].join(' '));
+    assert.ok(![...graph].some((page) => /three|\/renderer\.mjs|native-check|offline|scenario/.test(page)), [...graph].join(' '));
     // The session runs in its worker: the main thread loads the package only when it needs it.
     assert.ok(![...graph].some((page) => page.startsWith('./pkg/')), [...graph].join(' '));
   });
@@ -458,20 +482,10 @@ describe('the page\'s first module graph', () => {
     assert.deepEqual([...html.matchAll(/new Worker\('([^']+)'/g)].map((m) => m[1]), ['./pkg/session-worker.mjs']);
   });
   test('the package\'s session worker is the whole worker graph in one file, made after every module of it last changed', { skip }, () => {
-    const bundle = join(packageDir, 'session-worker.mjs');
-    const text = readFileSync(bundle, 'utf8');
-    // One file: nothing left to fetch but the game's plugin (import() of the page's URL).
-    assert.deepEqual([...text.matchAll(/^\s*(?:import|export)\b[^(\n]*?['"]([^'"]+)['"]/gm)].map((m) => m[1]), [], 'a static import left in the bundle');
-    // esbuild heads each module's code with its path, relative to where it ran: the shell's
-    // modules by their page path, the package's by their path in the build.
-    const heads = new Set([...text.matchAll(/^\/\/ (\S+\.mjs)$/gm)].map((m) => m[1]));
-    const graph = staticGraph(null, packageDir, './session-worker.mjs');
-    for (const page of graph) {
-      const head = page.startsWith('./pkg/') ? [...heads].find((h) => h.endsWith(`/${posix.basename(page)}`)) : page.slice(2);
-      assert.ok(heads.has(head), `the bundle has no ${page} (its modules: ${[...heads].join(' ')})`);
-    }
-    const made = statSync(bundle).mtimeMs;
-    const newer = [...graph].filter((page) => statSync(fileOf(packageDir, page)).mtimeMs > made);
-    assert.deepEqual(newer, [], 'changed since the bundle was made: build-scripts/build wasm makes it again');
+    assertBundled(join(packageDir, 'session-worker.mjs'), staticGraph(null, packageDir, './session-worker.mjs'));
+  });
+  test('the package\'s page.mjs is the whole of main.mjs\'s graph in one file, made after every module of it last changed', { skip }, () => {
+    const html = readFileSync(join(repoRoot, 'web/index.html'), 'utf8');
+    assertBundled(join(packageDir, 'page.mjs'), staticGraph(html, packageDir));
   });
 });

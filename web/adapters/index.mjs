@@ -4,6 +4,7 @@
 // from the URL; it never looks inside a message. The offline and scenario adapters are
 // imported only when chosen: a page with a server never loads them, and its first verified
 // tick does not wait for two more files.
+import { importFromPage } from '../page-modules.mjs';
 import { FallbackAdapter } from './fallback.mjs';
 import { SessionAdapter } from './session.mjs';
 import { WorkerSessionAdapter } from './worker-session.mjs';
@@ -29,7 +30,7 @@ async function choose(loadTandem, loadPlugin, options, early) {
   // "Check against native": the server's native stream while there is a server, else the
   // stream shipped with the game's plugin. Its code is loaded when the button is first pressed.
   const check = (server) => async () => {
-    const [{ checkAgainstNative, nativeSource }, [tandem, plugin]] = await Promise.all([import('../native-check.mjs'), load()]);
+    const [{ checkAgainstNative, nativeSource }, [tandem, plugin]] = await Promise.all([importFromPage('native-check.mjs'), load()]);
     return (await checkAgainstNative(tandem, nativeSource(tandem, plugin, options, { server }))).text;
   };
   const withCheck = (adapter) => {
@@ -37,13 +38,13 @@ async function choose(loadTandem, loadPlugin, options, early) {
     return adapter;
   };
   const offline = async (reason) => {
-    const [{ OfflineAdapter }, [tandem, plugin]] = await Promise.all([import('./offline.mjs'), load()]);
+    const [{ OfflineAdapter }, [tandem, plugin]] = await Promise.all([importFromPage('adapters/offline.mjs'), load()]);
     const config = knobsFromUrl(new URLSearchParams(options.search ?? ''), plugin.urlKnobs ?? {});
     return withCheck(new OfflineAdapter(tandem, { watch: options.watch, debug: options.debug, lockstep: options.lockstep,
       predictWindow: options.predictWindow, seed: options.seed, config, reason }, plugin));
   };
   if (options.scenario !== null) {
-    const [{ ScenarioAdapter }, [tandem, plugin]] = await Promise.all([import('./scenario.mjs'), load()]);
+    const [{ ScenarioAdapter }, [tandem, plugin]] = await Promise.all([importFromPage('adapters/scenario.mjs'), load()]);
     return withCheck(new ScenarioAdapter(tandem, { scenario: options.scenario, reason: '?scenario: no server involved' }, plugin));
   }
   if (options.offline) return offline('asked for with ?offline');
