@@ -6,7 +6,7 @@
 # - <package>/page.mjs, the page's first module graph: the shell's main.mjs and its static
 #   imports. As separate files they were 15 requests at once, and a browser's six connections to
 #   one HTTP/1.1 host queued the worker's script behind them: one file verified the first tick
-#   45 ms sooner in Chromium here. The module (`tandem`) and three.js stay outside it, named by
+#   49 ms sooner in Chromium here. The module (`tandem`) and three.js stay outside it, named by
 #   the import map; what loads later is imported by URL (page-modules.mjs) and stays outside too.
 # (docs/performance.md has both measurements.) With esbuild and the shell, each is one ES module;
 # without either, each is one line that imports the shell's file beside the page, which then
