@@ -409,9 +409,9 @@ void PredictedClient<G>::update(net::ClientSession<G>& session, int64_t now) {
             while (G::tick(held_->state) < target && budget > 0) step_held(now), --budget, ++steps;
             return;
         }
-        const uint64_t floor = growing_ ? std::min(target, base + grown_depth_ + 1) : target;
+        const uint64_t grow_to = growing_ ? std::min(target, base + grown_depth_ + 1) : target;
         while (engine_->current_frame() < target && budget > 0 &&
-               (engine_->current_frame() < floor || time_for_one_more()) && engine_->advance_frame().ok()) {
+               (engine_->current_frame() < grow_to || time_for_one_more()) && engine_->advance_frame().ok()) {
             engine_stepped_at_ = now;
             --budget;
             ++steps;
