@@ -554,7 +554,7 @@ async function pageWeight(chromium, origin) {
     const encoding = res.headers.get('content-encoding');
     const group = path.endsWith('.wasm') ? 'wasm' : path.includes('/three/') ? 'three.js' : path === '/' || path.endsWith('.html') ? 'HTML'
       : path.endsWith('.css') ? 'CSS' : path === '/pkg/session-worker.mjs' ? 'JS: the session worker (its graph and the ES module, one file)'
-      : path === '/pkg/page.mjs' ? 'JS: the page' : path.startsWith('/pkg/') ? 'JS: the ES module (glue and JS layer)' : path.endsWith('.mjs') || path.endsWith('.js') ? 'JS: the page' : 'other';
+      : path.startsWith('/pkg/') && path !== '/pkg/page.mjs' ? 'JS: the ES module (glue and JS layer)' : path.endsWith('.mjs') || path.endsWith('.js') ? 'JS: the page' : 'other';
     const g = groups[group] ??= { files: 0, raw: 0, gzip: 0, served: 0, encodings: new Set() };
     g.files += 1;
     g.raw += body.length;   // fetch decodes a content-encoding: this is the decoded size
