@@ -214,11 +214,11 @@ export class Hud {
     alert.textContent = message ?? '';
   }
 
-  /** A standing note about this page (not an error), e.g. the flat view standing in for 3D. */
+  /** A standing note about this page (not an error), e.g. the flat view standing in for 3D; null hides it. */
   notice(text) {
     const note = $('notice');
-    note.hidden = false;
-    note.textContent = text;
+    note.hidden = text === null;
+    note.textContent = text ?? '';
   }
 
   /** A failure of the page itself (the module did not load, a frame threw). */

@@ -29,6 +29,9 @@ export function parseOptions(search, location) {
     // smaller window re-simulates less per rollback and hides less of the round trip.
     predictWindow: ((n) => (n !== null && n >= 1 && n <= 64 ? n : null))(integer('predict-window', null)),
     debug: flag('debug'),
+    // ?full-resolution: a view draws at the display's resolution even while its frames come
+    // slowly (by default a 3D view lowers it then: dynamic-resolution.mjs).
+    fullResolution: flag('full-resolution'),
     // Where the server session runs: a dedicated worker (the default), or ?session=main on the
     // page's main thread as before (kept to measure the two side by side).
     sessionThread: q.get('session') === 'main' ? 'main' : 'worker',

@@ -19,7 +19,7 @@ const RECTS = `(() => Object.fromEntries(${JSON.stringify(PANELS)}
   .map((e) => { const r = e.getBoundingClientRect();
     return [e.id, { left: r.left, top: r.top, right: r.right, bottom: r.bottom, scrolls: e.scrollHeight > e.clientHeight + 1 }]; })))()`;
 
-// The longest text each panel holds in play: a frozen tab's absence line, the flat view's note,
+// The longest text each panel holds in play: a frozen tab's absence line, the lowered resolution's note,
 // sixteen players, the prediction figures, the debug button and a saved replay's result. The
 // frame loop is stopped first, so the HUD does not write over it.
 const LONGEST = `(() => {
@@ -30,7 +30,7 @@ const LONGEST = `(() => {
   $('tick').textContent = '12,345,678'; $('server-tick').textContent = '12,345,680'; $('lag').textContent = '2';
   $('resume').textContent = 'frozen 600.4 s: reconnected as player 16, resynced from a 25 KB snapshot, verified in 1234 ms';
   $('notice').hidden = false;
-  $('notice').textContent = 'No WebGL here (Error creating WebGL context.): showing the flat view.';
+  $('notice').textContent = 'Frames came 20 a second here: the 3D view draws at 75% resolution to keep up (?full-resolution keeps it full).';
   $('score-list').replaceChildren(...Array.from({ length: 16 }, (_, i) => Object.assign(document.createElement('li'), { textContent: 'player ' + (i + 1) + ' (you) 12,345' })));
   $('prediction').hidden = false;
   $('corrupt').hidden = false;

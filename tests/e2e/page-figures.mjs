@@ -16,7 +16,8 @@
 // and closes with the table (median and best): `first` (navigation to first verified tick),
 // `hidden5` (5 s behind another tab, with the frame callbacks while playing before it),
 // `minimised` (5 s, Chromium), `hidden60`, `frozen` (10 s, Chromium), `latency` (input to screen
-// at a 100 ms round trip, --clicks per mode, the session in its worker and on the main thread)
+// at a 100 ms round trip, --clicks per mode, the session in its worker, on the main thread, and
+// in its worker with the 3D view at full resolution)
 // and `hidden600` (10 minutes, both browsers at once, --long-repeat times); each may be named
 // alone (`latency` is the arena's: a click that steers). --baseline (repeatable) measures the first verified tick of
 // another build and page (and wasm package, when named) too, alternating with this one's in the same sitting (a loaded
@@ -476,14 +477,17 @@ async function frozenReturnChromium(chromium, origin, ms) {
 
 // ---- Input to screen, 100 ms round trip, predicted (Chromium) -----------------------------------
 
-// Clicks on the demo behind a delaying proxy (50 ms each way), the session in its worker and on
-// the main thread (?session=main, the page before the worker) alternately, `clicks` each: click to
-// the first frame drawing the own well moved 1 unit toward the point (games/arena/click-latency.mjs).
+// Clicks on the demo behind a delaying proxy (50 ms each way), `clicks` each, on three pages in
+// turn: the session in its worker, on the main thread (?session=main, the page before the worker),
+// and in its worker with the 3D view pinned at full resolution (?full-resolution: where WebGL is
+// drawn in software, the page by default lowers its resolution). Click to the first frame drawing
+// the own well moved 1 unit toward the point (games/arena/click-latency.mjs).
+const LATENCY_PAGES = [['worker', ''], ['main', '&session=main'], ['full', '&full-resolution']];
 async function inputToScreen(chromium, server, clicks) {
   const proxy = await startDelayProxy({ upstream: `ws://127.0.0.1:${server.port}/ws`, oneWayMs: 50 });
   try {
     const out = {};
-    for (const [name, extra] of [['worker', ''], ['main', '&session=main']]) {
+    for (const [name, extra] of LATENCY_PAGES) {
       out[name] = await measureClicks(chromium.context, server.origin, `?server=${encodeURIComponent(proxy.url)}${extra}`, clicks);
     }
     return out;
@@ -858,17 +862,20 @@ try {
     // A click that steers is the arena's input; another game's is its own latency test.
     console.log(`# input to screen: the arena's figure (a click); ${GAME}'s is (cd tests/e2e && TANDEM_E2E_LATENCY_SAMPLES=20 node --test games/${GAME}/latency.test.mjs)`);
   } else if (ONLY.has('latency')) {
-    const times = { worker: [], main: [] };
+    const times = Object.fromEntries(LATENCY_PAGES.map(([name]) => [name, []]));
+    const drawnAs = (d) => (d.kind === 'webgl' ? `the 3D view at ${d.resolution * 100}% resolution` : `the ${d.kind} view`);
+    const page = { worker: 'session on the worker thread', main: 'session on the main thread', full: 'session on the worker thread, ?full-resolution' };
     for (let r = 0; r < Math.ceil(REPEAT / 9); ++r) {
       const m = await inputToScreen(chromium, server, CLICKS);
-      for (const name of ['worker', 'main']) {
+      for (const [name] of LATENCY_PAGES) {
         times[name].push(...m[name].times);
-        console.log(`input to screen, 100 ms round trip, predicted, session on the ${name} thread: click to the first frame drawing the own well moved ` +
-          `median ${f1(median(m[name].times))} ms (${m[name].times.map(f1).join(' ')}); load ${load()}`);
+        console.log(`input to screen, 100 ms round trip, predicted, ${page[name]}: click to the first frame drawing the own well moved ` +
+          `median ${f1(median(m[name].times))} ms (${m[name].times.map(f1).join(' ')}); ${drawnAs(m[name].drawn)}; load ${load()}`);
       }
     }
     tableRow('input to screen, own well, 100 ms RTT, predicted: session in its worker (per click)', 'no worse than 98 ms (the main thread\'s, before the worker)', { chromium: times.worker });
     tableRow('the same, session on the main thread (?session=main), same sitting', '', { chromium: times.main });
+    tableRow('the same, session in its worker, the 3D view at full resolution (?full-resolution), same sitting', '', { chromium: times.full });
   }
 
   if (ONLY.has('hidden600')) {

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import { repoRoot } from './lib/harness.mjs';
 import { absenceLine, groupDigits, resumeLine, verificationSummary } from '../../web/hud.mjs';
+import { DynamicResolution, resolutionNotice } from '../../web/dynamic-resolution.mjs';
 import { feedLifecycle } from '../../web/lifecycle.mjs';
 import { parseOptions } from '../../web/options.mjs';
 import { EARLY_MAX_EVENTS, Transport, reconnectDelayMs } from '../../web/transport.mjs';
@@ -340,6 +341,79 @@ describe('the URL options', () => {
     assert.deepEqual(parseOptions('', at).fleet, []);
     assert.deepEqual(parseOptions('?fleet=ws://10.0.0.2:8080/ws/r1,,ws://10.0.0.3:8080/ws/r1', at).fleet,
       ['ws://10.0.0.2:8080/ws/r1', 'ws://10.0.0.3:8080/ws/r1']);
+  });
+});
+
+// Frames `gapMs` apart from `startMs`, `count` of them, into `resolution`: the scale after each
+// frame, and the time of the last one.
+function drawFrames(resolution, startMs, gapMs, count) {
+  const scales = [];
+  let nowMs = startMs;
+  for (let i = 0; i < count; ++i) {
+    nowMs = startMs + i * gapMs;
+    scales.push(resolution.frame(nowMs));
+  }
+  return { scales, endMs: nowMs };
+}
+
+describe('the dynamic resolution', () => {
+  test('frames at 60 a second, or at a 30 Hz display\'s 30, keep full resolution', () => {
+    for (const gapMs of [1000 / 60, 1000 / 30]) {
+      const r = new DynamicResolution();
+      const { scales } = drawFrames(r, 0, gapMs, 600);
+      assert.ok(scales.every((s) => s === 1), `${gapMs} ms apart`);
+      assert.equal(r.lastChange, null);
+      assert.equal(resolutionNotice(r), null);
+    }
+  });
+  test('frames 66 ms apart lower it a step per 24 gaps, to 75% then half, and no lower', () => {
+    const r = new DynamicResolution();
+    const { scales } = drawFrames(r, 0, 66, 200);
+    // The first frame has no gap before it: the 25th frame closes the first window of 24 gaps.
+    assert.deepEqual([scales[23], scales[24], scales[47], scales[48], scales[199]], [1, 0.75, 0.75, 0.5, 0.5]);
+    assert.equal(resolutionNotice(r), 'Frames came 15 a second here: the 3D view draws at 50% resolution to keep up (?full-resolution keeps it full).');
+  });
+  test('one slow frame in a window is not a slow machine, nor a hidden tab drawing a frame a second (Firefox)', () => {
+    const r = new DynamicResolution();
+    let t = 0;
+    for (let w = 0; w < 20; ++w) t = drawFrames(r, t, 16, 24).endMs + 200;   // one 200 ms gap a window
+    t = drawFrames(r, t, 1000, 120).endMs;   // two minutes hidden
+    drawFrames(r, t + 16, 16, 100);
+    assert.equal(r.scale, 1);
+    assert.equal(r.lastChange, null);
+  });
+  test('quick again, it raises a step once 4 s have passed since it lowered; a raise slow at once doubles the next wait', () => {
+    const r = new DynamicResolution();
+    const lowered = drawFrames(r, 0, 66, 25);   // one window: 75%
+    assert.equal(r.scale, 0.75);
+    const loweredAt = lowered.endMs;
+    // Quick frames: 24 gaps of 16 ms are 384 ms; the first window ending 4 s or more after the
+    // lowering raises it.
+    let t = loweredAt;
+    while (r.scale === 0.75) {
+      t += 16;
+      r.frame(t);
+      assert.ok(t - loweredAt < 4000 + 400, 'raised within a window of the wait');
+    }
+    assert.ok(t - loweredAt >= 4000, `raised ${t - loweredAt} ms after lowering`);
+    // Slow again straight after the raise: lowered, and the next raise waits 8 s.
+    const again = drawFrames(r, t + 66, 66, 24);
+    assert.equal(r.scale, 0.75);
+    t = again.endMs;
+    const secondLowerAt = t;
+    while (r.scale === 0.75) {
+      t += 16;
+      r.frame(t);
+    }
+    assert.ok(t - secondLowerAt >= 8000 && t - secondLowerAt < 8000 + 400, `raised ${t - secondLowerAt} ms after the second lowering`);
+    assert.equal(resolutionNotice(r), null);   // full again: the HUD's note goes
+  });
+  test('?full-resolution pins it, however slow the frames', () => {
+    const r = new DynamicResolution({ pinned: true });
+    assert.ok(drawFrames(r, 0, 100, 300).scales.every((s) => s === 1));
+    assert.equal(r.lastChange, null);
+    assert.equal(parseOptions('?full-resolution', { protocol: 'http:', host: 'h' }).fullResolution, true);
+    assert.equal(parseOptions('', { protocol: 'http:', host: 'h' }).fullResolution, false);
   });
 });
 

@@ -25,7 +25,9 @@ export async function takeDemoPicture(context, server, path, { playMs = 20_000 }
   // The other player steers once a second, as a person might: the prediction row shows its
   // corrections without the storm of one steering every tick.
   const other = await startNodePlayer({ url: `ws://127.0.0.1:${server.port}/ws`, commandEveryTicks: 60 });
-  const page = await openDemo(context, server.origin);
+  // At full resolution, as a person's GPU draws it: the headless browser here draws WebGL in
+  // software, slowly enough that the view would halve its resolution (and say so in the HUD).
+  const page = await openDemo(context, server.origin, '?full-resolution');
   try {
     await page.setViewportSize(PICTURE_SIZE);
     await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 60, null, { timeout: 30_000 });

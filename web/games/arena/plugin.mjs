@@ -38,7 +38,8 @@ export const command = (point, { fx }) => ({ target: { x: fx.fromUnits(point.x),
 
 /**
  * The view: the 3D renderer where three.js loads and WebGL works, else the flat one (the person
- * is told why), steered with the pointer; each steer is sent as its point in arena units.
+ * is told why), steered with the pointer; the 3D view lowers its resolution while frames come
+ * slowly, and says so; each steer is sent as its point in arena units.
  * `tandem` is the module where this thread has loaded it, else null (the relief then is a
  * placeholder's).
  * @returns {Promise<{draw(view: object, nowMs: number): void, stats(): object, canvas: HTMLCanvasElement}>}
@@ -55,7 +56,7 @@ export async function loadView({ container, tandem, options, hud, send }) {
     renderer = new FlatRenderer(container, arena);
   } else {
     try {
-      renderer = new three.ArenaRenderer(container, arena);
+      renderer = new three.ArenaRenderer(container, arena, { fullResolution: options.fullResolution, onResolution: (text) => hud.notice(text) });
     } catch (error) {
       container.replaceChildren();
       hud.notice(`No WebGL here (${error.message}): showing the flat view.`);

@@ -1,11 +1,13 @@
 // Draws the arena in 3D with three.js from a render view (web/README.md: the columns the
 // plugin selected): the ground relief, every pellet as one instance of one mesh, the wells with
 // rings in their owner's colour, a flash for each capture the step reported (its events), and
-// the person's steer target. It reads the view and writes GPU buffers; it never changes the
-// simulation and never keeps a reference to the view's arrays (they may be views into wasm
-// memory, valid only until the next call into it).
+// the person's steer target, at a resolution lowered while frames come slowly (software WebGL).
+// It reads the view and writes GPU buffers; it never changes the simulation and never keeps a
+// reference to the view's arrays (they may be views into wasm memory, valid only until the next
+// call into it).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { DynamicResolution, resolutionNotice } from '../../dynamic-resolution.mjs';
 import { arenaSizeOf, pelletsOf, playerColour, wellsOf } from './palette.mjs';
 import { HeightGrid } from './terrain.mjs';
 
@@ -38,16 +40,27 @@ export class ArenaRenderer {
   #raycaster = new THREE.Raycaster();
   #ndc = new THREE.Vector2();
   #hit = new THREE.Vector3();
+  // The drawing resolution: the display's (at most 2 pixels per CSS pixel) times a scale that
+  // drops while frames come slowly (dynamic-resolution.mjs).
+  #displayRatio;
+  #resolution;
+  #onResolution;
 
   /**
    * @param {HTMLElement} container
    * @param {{arenaSize: number, relief: (x: number, z: number) => number}} arena
+   * @param {{fullResolution?: boolean, onResolution?: (notice: string|null) => void}} [drawing]
+   *   fullResolution: never lower the resolution; onResolution: told the HUD's words each time
+   *   it changes (null: full again)
    */
-  constructor(container, { arenaSize, relief }) {
+  constructor(container, { arenaSize, relief }, { fullResolution = false, onResolution = () => {} } = {}) {
     this.#container = container;
     this.#relief = relief;
     this.#renderer = new THREE.WebGLRenderer({ antialias: false, powerPreference: 'high-performance' });
-    this.#renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.#displayRatio = Math.min(window.devicePixelRatio, 2);
+    this.#resolution = new DynamicResolution({ pinned: fullResolution });
+    this.#onResolution = onResolution;
+    this.#renderer.setPixelRatio(this.#displayRatio * this.#resolution.scale);
     container.appendChild(this.#renderer.domElement);
 
     const scene = new THREE.Scene();
@@ -116,10 +129,12 @@ export class ArenaRenderer {
   /** What was drawn last frame, for the HUD and the tests. */
   stats() {
     const info = this.#renderer.info.render;
-    return { kind: this.kind, pellets: this.#pellets?.count ?? 0, wells: this.#wells.size, drawCalls: info.calls, triangles: info.triangles };
+    return { kind: this.kind, pellets: this.#pellets?.count ?? 0, wells: this.#wells.size, drawCalls: info.calls, triangles: info.triangles,
+      resolution: this.#resolution.scale };
   }
 
   draw(view, nowMs) {
+    this.#adaptResolution(nowMs);
     // Before the server's welcome the session has no world (no columns): keep the ground.
     const size = arenaSizeOf(view);
     if (size !== null && size !== this.#arenaSize) this.#fitArena(size);
@@ -131,6 +146,15 @@ export class ArenaRenderer {
     this.#ageFlashes(nowMs);
     this.#controls.update();
     this.#renderer.render(this.#scene, this.#camera);
+  }
+
+  #adaptResolution(nowMs) {
+    const before = this.#resolution.scale;
+    const scale = this.#resolution.frame(nowMs);
+    if (scale === before) return;
+    this.#renderer.setPixelRatio(this.#displayRatio * scale);
+    this.resize();
+    this.#onResolution(resolutionNotice(this.#resolution));
   }
 
   // Ground, fog and camera for an arena of `size` units (at start, and again if a session's

@@ -128,7 +128,8 @@ function installProbe() {
 /**
  * Opens the demo at `query` in `context` and clicks `samples` times, each time once the own well
  * rests; resolves with the click -> first moved frame times (ms), the first frames drawing it
- * started, the page's figures after the last, the rest waits and the time the page took to open.
+ * started, the page's figures and what its renderer drew after the last, the rest waits and the
+ * time the page took to open.
  */
 export async function measureClicks(context, origin, query, samples) {
   const opening = performance.now();
@@ -162,8 +163,8 @@ export async function measureClicks(context, origin, query, samples) {
       starts.push(result.started);
       await page.evaluate(() => window.__probe.back());
     }
-    const figures = await page.evaluate(() => window.__tandem.figures());
-    return { times, starts, figures, settled, openMs };
+    const [figures, drawn] = await page.evaluate(() => [window.__tandem.figures(), window.__tandem.drawn()]);
+    return { times, starts, figures, drawn, settled, openMs };
   } finally {
     await page.close();
   }

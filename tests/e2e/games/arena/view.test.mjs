@@ -1,10 +1,11 @@
 // The arena's plugin in headless Chromium (attached over CDP), over the page's offline room and
 // its ?scenario mode: every pellet of the world drawn as one instanced mesh, and a click on the
-// ground steering the person's well toward the point under the pointer (its command's target).
+// ground steering the person's well toward the point under the pointer (its command's target),
+// and the 3D view's resolution following its frame rate.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { launchChromium } from '../../lib/chromium.mjs';
-import { openDemo, pageState, serverAndBrowser } from '../../lib/harness.mjs';
+import { openDemo, pageState, serverAndBrowser, sleep } from '../../lib/harness.mjs';
 
 const env = serverAndBrowser(launchChromium);
 
@@ -48,4 +49,35 @@ describe('the arena\'s view in Chromium', () => {
     await page.close();
   });
 
+  // Chromium here draws WebGL in software (SwiftShader: about 15 frames a second at full
+  // resolution), so the view lowers its resolution; with a GPU it would stay full. Either way the
+  // canvas holds the pixels its scale says, the HUD's note matches the scale, and frames that
+  // came slowly at full resolution were answered with a lower one.
+  for (const query of ['?offline', '?offline&full-resolution']) {
+    test(`the 3D view draws fewer pixels while its frames come slowly and says so; ?full-resolution keeps it full (${query})`, async () => {
+      const page = await openDemo(env.browser.context, env.server.origin, query);
+      await page.waitForFunction(() => window.__tandem.drawn()?.kind === 'webgl', null, { timeout: 30_000 });
+      await page.evaluate(() => window.__tandem.resetFrames());
+      // Three windows of 24 frames at 15 a second, and then some.
+      await sleep(7000);
+      const s = await page.evaluate(() => {
+        const canvas = window.__tandem.parts.renderer.canvas;
+        const note = document.getElementById('notice');
+        return { scale: window.__tandem.drawn().resolution, width: canvas.width, cssWidth: canvas.clientWidth, dpr: Math.min(window.devicePixelRatio, 2),
+          gaps: window.__tandem.frameGaps(), notice: note.hidden ? null : note.textContent };
+      });
+      assert.equal(s.width, Math.floor(s.cssWidth * s.dpr * s.scale), `the canvas's pixels at scale ${s.scale}`);
+      if (s.scale < 1) assert.match(s.notice, new RegExp(`^Frames came \\d+ a second here: the 3D view draws at ${s.scale * 100}% resolution`));
+      else assert.equal(s.notice, null);
+      if (query.includes('full-resolution')) assert.equal(s.scale, 1);
+      else {
+        // The first window's frames: at full resolution, unless it had been lowered already.
+        const first = s.gaps.slice(0, 24).sort((a, b) => a - b)[12];
+        if (first > 40) assert.ok(s.scale < 1, `frames ${first} ms apart at the median, yet full resolution`);
+      }
+      assert.equal(await page.evaluate(() => window.__tandem.loopFailure()), null);
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    });
+  }
 });
