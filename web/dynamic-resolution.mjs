@@ -13,6 +13,9 @@ export const WINDOW_FRAMES = 24;
 // than 50 frames a second), so a display at 30 Hz is neither, and keeps its resolution.
 export const SLOW_GAP_MS = 40;
 export const QUICK_GAP_MS = 20;
+// Very slow (fewer than 20 frames a second): two steps down at once. Each change reallocates
+// the canvas (3-6 ms of a frame in Chromium with software WebGL), and the slow frames end sooner.
+export const VERY_SLOW_GAP_MS = 50;
 // A gap this long is an absence (a hidden tab draws no frames), not a slow frame.
 export const ABSENCE_GAP_MS = 250;
 // After lowering, the wait before trying the next scale up; doubled each time a try proves
@@ -65,7 +68,8 @@ export class DynamicResolution {
     if (gapMs > SLOW_GAP_MS && this.#index < this.#steps.length - 1) {
       // Slow straight after a raise: that scale is too much for this machine for a while longer.
       if (raisedLast) this.#raiseWaitMs = Math.min(this.#raiseWaitMs * 2, LONGEST_RAISE_WAIT_MS);
-      this.#change(this.#index + 1, gapMs, nowMs);
+      const down = gapMs > VERY_SLOW_GAP_MS ? 2 : 1;
+      this.#change(Math.min(this.#index + down, this.#steps.length - 1), gapMs, nowMs);
       this.#raiseAfterMs = nowMs + this.#raiseWaitMs;
     } else if (gapMs < QUICK_GAP_MS && this.#index > 0 && nowMs >= this.#raiseAfterMs) {
       this.#change(this.#index - 1, gapMs, nowMs);

@@ -366,11 +366,17 @@ describe('the dynamic resolution', () => {
       assert.equal(resolutionNotice(r), null);
     }
   });
-  test('frames 66 ms apart lower it a step per 24 gaps, to 75% then half, and no lower', () => {
+  test('frames 45 ms apart lower it a step per 24 gaps, to 75% then half, and no lower', () => {
     const r = new DynamicResolution();
-    const { scales } = drawFrames(r, 0, 66, 200);
+    const { scales } = drawFrames(r, 0, 45, 200);
     // The first frame has no gap before it: the 25th frame closes the first window of 24 gaps.
     assert.deepEqual([scales[23], scales[24], scales[47], scales[48], scales[199]], [1, 0.75, 0.75, 0.5, 0.5]);
+    assert.equal(resolutionNotice(r), 'Frames came 22 a second here: the 3D view draws at 50% resolution to keep up (?full-resolution keeps it full).');
+  });
+  test('frames 66 ms apart (15 a second) lower it to half at once: one change of the canvas, not two', () => {
+    const r = new DynamicResolution();
+    const { scales } = drawFrames(r, 0, 66, 100);
+    assert.deepEqual([scales[23], scales[24], scales[99]], [1, 0.5, 0.5]);
     assert.equal(resolutionNotice(r), 'Frames came 15 a second here: the 3D view draws at 50% resolution to keep up (?full-resolution keeps it full).');
   });
   test('one slow frame in a window is not a slow machine, nor a hidden tab drawing a frame a second (Firefox)', () => {
@@ -384,7 +390,7 @@ describe('the dynamic resolution', () => {
   });
   test('quick again, it raises a step once 4 s have passed since it lowered; a raise slow at once doubles the next wait', () => {
     const r = new DynamicResolution();
-    const lowered = drawFrames(r, 0, 66, 25);   // one window: 75%
+    const lowered = drawFrames(r, 0, 45, 25);   // one window: 75%
     assert.equal(r.scale, 0.75);
     const loweredAt = lowered.endMs;
     // Quick frames: 24 gaps of 16 ms are 384 ms; the first window ending 4 s or more after the
@@ -397,7 +403,7 @@ describe('the dynamic resolution', () => {
     }
     assert.ok(t - loweredAt >= 4000, `raised ${t - loweredAt} ms after lowering`);
     // Slow again straight after the raise: lowered, and the next raise waits 8 s.
-    const again = drawFrames(r, t + 66, 66, 24);
+    const again = drawFrames(r, t + 45, 45, 24);
     assert.equal(r.scale, 0.75);
     t = again.endMs;
     const secondLowerAt = t;
