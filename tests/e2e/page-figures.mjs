@@ -19,7 +19,8 @@
 // at a 100 ms round trip, --clicks per mode, the session in its worker, on the main thread, and
 // in its worker with the 3D view at full resolution)
 // and `hidden600` (10 minutes, both browsers at once, --long-repeat times); each may be named
-// alone (`latency` is the arena's: a click that steers). --baseline (repeatable) measures the first verified tick of
+// alone (`latency` is the arena's: a click that steers). --baseline (repeatable) measures the first verified tick (and
+// input to screen, the session in its worker) of
 // another build and page (and wasm package, when named) too, alternating with this one's in the same sitting (a loaded
 // machine's wall times are only comparable side by side). --predict-packages measures the
 // predict figure with each wasm package named (e.g. a copy of build/wasm/package from before a
@@ -483,17 +484,30 @@ async function frozenReturnChromium(chromium, origin, ms) {
 // drawn in software, the page by default lowers its resolution). Click to the first frame drawing
 // the own well moved 1 unit toward the point (games/arena/click-latency.mjs).
 const LATENCY_PAGES = [['worker', ''], ['main', '&session=main'], ['full', '&full-resolution']];
-async function inputToScreen(chromium, server, clicks) {
+async function inputToScreen(chromium, server, clicks, pages = LATENCY_PAGES) {
   const proxy = await startDelayProxy({ upstream: `ws://127.0.0.1:${server.port}/ws`, oneWayMs: 50 });
   try {
     const out = {};
-    for (const [name, extra] of LATENCY_PAGES) {
+    for (const [name, extra] of pages) {
       out[name] = await measureClicks(chromium.context, server.origin, `?server=${encodeURIComponent(proxy.url)}${extra}`, clicks);
     }
     return out;
   } finally {
     await proxy.close();
   }
+}
+
+// Each --baseline's server (TANDEM_BINARY:WEB_DIR[:PACKAGE_DIR]): [label, server], labelled
+// "baseline", or "baseline N" when there are several.
+async function startBaselines(args) {
+  const out = [];
+  for (const [i, baseline] of (values.baseline ?? []).entries()) {
+    const [binary, web, packageDir] = baseline.split(':');
+    const label = values.baseline.length === 1 ? 'baseline' : `baseline ${i + 1}`;
+    out.push([label, await startTandemServe({ game: GAME, args, binary, web, ...(packageDir ? { packageDir } : {}) })]);
+    console.log(`# ${label}: ${binary} serving ${web}${packageDir ? ` with ${packageDir}` : ''} at ${out.at(-1)[1].origin}`);
+  }
+  return out;
 }
 
 // ---- The issue's table (--only table): each figure, both browsers, median (best) of the runs ---
@@ -663,12 +677,7 @@ try {
     const args = ['--resume-grace', '0'];
     // [label, server, path]
     const servers = [['', await startTandemServe({ game: GAME, args }), '/']];
-    for (const [i, baseline] of (values.baseline ?? []).entries()) {
-      const [binary, web, packageDir] = baseline.split(':');
-      const which = values.baseline.length === 1 ? '' : ` ${i + 1}`;
-      servers.push([` (baseline${which})`, await startTandemServe({ game: GAME, args, binary, web, ...(packageDir ? { packageDir } : {}) }), '/']);
-      console.log(`# baseline${which}: ${binary} serving ${web}${packageDir ? ` with ${packageDir}` : ''} at ${servers.at(-1)[1].origin}`);
-    }
+    for (const [label, baseline] of await startBaselines(args)) servers.push([` (${label})`, baseline, '/']);
     if (values.floor) {
       const floor = await startTandemServe({ game: GAME, args, web: floorDir() });
       servers.push([' (floor: compile, connect, verify; nothing drawn)', floor, '/']);
@@ -863,6 +872,8 @@ try {
     console.log(`# input to screen: the arena's figure (a click); ${GAME}'s is (cd tests/e2e && TANDEM_E2E_LATENCY_SAMPLES=20 node --test games/${GAME}/latency.test.mjs)`);
   } else if (ONLY.has('latency')) {
     const times = Object.fromEntries(LATENCY_PAGES.map(([name]) => [name, []]));
+    // Each --baseline's page, the session in its worker, after this build's three in each round.
+    const baselines = (await startBaselines([])).map(([label, baseline]) => ({ label, server: baseline, times: [] }));
     const drawnAs = (d) => (d.kind === 'webgl' ? `the 3D view at ${d.resolution * 100}% resolution` : `the ${d.kind} view`);
     const page = { worker: 'session on the worker thread', main: 'session on the main thread', full: 'session on the worker thread, ?full-resolution' };
     for (let r = 0; r < Math.ceil(REPEAT / 9); ++r) {
@@ -872,10 +883,17 @@ try {
         console.log(`input to screen, 100 ms round trip, predicted, ${page[name]}: click to the first frame drawing the own well moved ` +
           `median ${f1(median(m[name].times))} ms (${m[name].times.map(f1).join(' ')}); ${drawnAs(m[name].drawn)}; load ${load()}`);
       }
+      for (const b of baselines) {
+        const { worker } = await inputToScreen(chromium, b.server, CLICKS, [LATENCY_PAGES[0]]);
+        b.times.push(...worker.times);
+        console.log(`input to screen, ${b.label}, session on the worker thread: median ${f1(median(worker.times))} ms (${worker.times.map(f1).join(' ')}); ${drawnAs(worker.drawn)}; load ${load()}`);
+      }
     }
+    for (const b of baselines) await b.server.close();
     tableRow('input to screen, own well, 100 ms RTT, predicted: session in its worker (per click)', 'no worse than 98 ms (the main thread\'s, before the worker)', { chromium: times.worker });
     tableRow('the same, session on the main thread (?session=main), same sitting', '', { chromium: times.main });
     tableRow('the same, session in its worker, the 3D view at full resolution (?full-resolution), same sitting', '', { chromium: times.full });
+    for (const b of baselines) tableRow(`the same, ${b.label}, session in its worker, same sitting`, '', { chromium: b.times });
   }
 
   if (ONLY.has('hidden600')) {
