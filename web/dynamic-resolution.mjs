@@ -47,7 +47,6 @@ export class DynamicResolution {
   }
 
   get scale() { return this.#steps[this.#index]; }
-  get pinned() { return this.#pinned; }
 
   /**
    * A frame drawn at `nowMs` (performance.now()). Returns the scale to draw at from this frame
