@@ -17,7 +17,7 @@
 // `hidden5` (5 s behind another tab, with the frame callbacks while playing before it),
 // `minimised` (5 s, Chromium), `hidden60`, `frozen` (10 s, Chromium), `latency` (input to screen
 // at a 100 ms round trip, --clicks per mode, the session in its worker, on the main thread, and
-// in its worker with the 3D view at full resolution)
+// in its worker with the 3D view at full resolution; the first two in Firefox too)
 // and `hidden600` (10 minutes, both browsers at once, --long-repeat times); each may be named
 // alone (`latency` is the arena's: a click that steers). --baseline (repeatable) measures the first verified tick (and
 // input to screen, the session in its worker) of
@@ -51,7 +51,7 @@ import { activate, evaluate, launchFirefox, navigate, newTab, waitFor } from './
 import { startDelayProxy } from './lib/delay-proxy.mjs';
 import { startNodePlayer } from './lib/node-player.mjs';
 import { openDemo, repoRoot, sleep, startTandemServe, tandemBinary } from './lib/harness.mjs';
-import { measureClicks } from './games/arena/click-latency.mjs';
+import { measureClicks, measureClicksFirefox } from './games/arena/click-latency.mjs';
 
 const { values } = parseArgs({ options: {
   repeat: { type: 'string', default: '5' },
@@ -476,20 +476,24 @@ async function frozenReturnChromium(chromium, origin, ms) {
   return probe;
 }
 
-// ---- Input to screen, 100 ms round trip, predicted (Chromium) -----------------------------------
+// ---- Input to screen, 100 ms round trip, predicted (Chromium and Firefox) -----------------------
 
 // Clicks on the demo behind a delaying proxy (50 ms each way), `clicks` each, on three pages in
 // turn: the session in its worker, on the main thread (?session=main, the page before the worker),
 // and in its worker with the 3D view pinned at full resolution (?full-resolution: where WebGL is
 // drawn in software, the page by default lowers its resolution). Click to the first frame drawing
 // the own well moved 1 unit toward the point (games/arena/click-latency.mjs).
+// Firefox (`firefox` given) clicks the first two: headless, it has no WebGL here, so it draws the
+// flat view, at the display's rate.
 const LATENCY_PAGES = [['worker', ''], ['main', '&session=main'], ['full', '&full-resolution']];
-async function inputToScreen(chromium, server, clicks, pages = LATENCY_PAGES) {
+async function inputToScreen(chromium, server, clicks, pages = LATENCY_PAGES, firefox = null) {
   const proxy = await startDelayProxy({ upstream: `ws://127.0.0.1:${server.port}/ws`, oneWayMs: 50 });
   try {
     const out = {};
     for (const [name, extra] of pages) {
-      out[name] = await measureClicks(chromium.context, server.origin, `?server=${encodeURIComponent(proxy.url)}${extra}`, clicks);
+      const query = `?server=${encodeURIComponent(proxy.url)}${extra}`;
+      out[name] = await measureClicks(chromium.context, server.origin, query, clicks);
+      if (firefox !== null && name !== 'full') out[`firefox ${name}`] = await measureClicksFirefox(firefox, server.origin, query, clicks);
     }
     return out;
   } finally {
@@ -662,7 +666,7 @@ console.log(`# CPU model from os.cpus(): ${cpus()[0]?.model}`);
 const server = await startTandemServe({ game: GAME });
 const chromium = await launchChromium();
 // Firefox only for the figures that compare it (the predict figure wants Chromium alone).
-const firefox = ['first', 'step', 'hidden', 'hidden5', 'hidden60', 'hidden600'].some((x) => ONLY.has(x)) ? await launchFirefox() : null;
+const firefox = ['first', 'step', 'hidden', 'hidden5', 'hidden60', 'hidden600'].some((x) => ONLY.has(x)) || (ONLY.has('latency') && GAME === 'arena') ? await launchFirefox() : null;
 const chromiumVersion = chromium.browser.version();
 console.log(`# Chromium ${chromiumVersion}, Firefox ${firefox?.version ?? '(not started)'}, tandem serve at ${server.origin}`);
 try {
@@ -871,29 +875,35 @@ try {
     // A click that steers is the arena's input; another game's is its own latency test.
     console.log(`# input to screen: the arena's figure (a click); ${GAME}'s is (cd tests/e2e && TANDEM_E2E_LATENCY_SAMPLES=20 node --test games/${GAME}/latency.test.mjs)`);
   } else if (ONLY.has('latency')) {
-    const times = Object.fromEntries(LATENCY_PAGES.map(([name]) => [name, []]));
-    // Each --baseline's page, the session in its worker, after this build's three in each round.
-    const baselines = (await startBaselines([])).map(([label, baseline]) => ({ label, server: baseline, times: [] }));
-    const drawnAs = (d) => (d.kind === 'webgl' ? `the 3D view at ${d.resolution * 100}% resolution` : `the ${d.kind} view`);
-    const page = { worker: 'session on the worker thread', main: 'session on the main thread', full: 'session on the worker thread, ?full-resolution' };
+    const times = Object.fromEntries([...LATENCY_PAGES.map(([name]) => [name, []]), ['firefox worker', []], ['firefox main', []]]);
+    // Each --baseline's page, the session in its worker (Chromium and Firefox), after this build's pages in each round.
+    const baselines = (await startBaselines([])).map(([label, baseline]) => ({ label, server: baseline, times: [], firefoxTimes: [] }));
+    // A build before dynamic-resolution.mjs reports no resolution.
+    const drawnAs = (d) => (d.kind !== 'webgl' ? `the ${d.kind} view` : d.resolution === undefined ? 'the 3D view' : `the 3D view at ${d.resolution * 100}% resolution`);
+    const page = { worker: 'session on the worker thread', main: 'session on the main thread', full: 'session on the worker thread, ?full-resolution',
+      'firefox worker': 'Firefox, session on the worker thread', 'firefox main': 'Firefox, session on the main thread' };
     for (let r = 0; r < Math.ceil(REPEAT / 9); ++r) {
-      const m = await inputToScreen(chromium, server, CLICKS);
-      for (const [name] of LATENCY_PAGES) {
+      const m = await inputToScreen(chromium, server, CLICKS, LATENCY_PAGES, firefox);
+      for (const name of Object.keys(m)) {
         times[name].push(...m[name].times);
         console.log(`input to screen, 100 ms round trip, predicted, ${page[name]}: click to the first frame drawing the own well moved ` +
           `median ${f1(median(m[name].times))} ms (${m[name].times.map(f1).join(' ')}); ${drawnAs(m[name].drawn)}; load ${load()}`);
       }
       for (const b of baselines) {
-        const { worker } = await inputToScreen(chromium, b.server, CLICKS, [LATENCY_PAGES[0]]);
-        b.times.push(...worker.times);
-        console.log(`input to screen, ${b.label}, session on the worker thread: median ${f1(median(worker.times))} ms (${worker.times.map(f1).join(' ')}); ${drawnAs(worker.drawn)}; load ${load()}`);
+        const m = await inputToScreen(chromium, b.server, CLICKS, [LATENCY_PAGES[0]], firefox);
+        b.times.push(...m.worker.times);
+        if (m['firefox worker']) b.firefoxTimes.push(...m['firefox worker'].times);
+        for (const [name, browser] of [['worker', ''], ['firefox worker', 'Firefox, ']]) {
+          if (!m[name]) continue;
+          console.log(`input to screen, ${b.label}, ${browser}session on the worker thread: median ${f1(median(m[name].times))} ms (${m[name].times.map(f1).join(' ')}); ${drawnAs(m[name].drawn)}; load ${load()}`);
+        }
       }
     }
     for (const b of baselines) await b.server.close();
-    tableRow('input to screen, own well, 100 ms RTT, predicted: session in its worker (per click)', 'no worse than 98 ms (the main thread\'s, before the worker)', { chromium: times.worker });
-    tableRow('the same, session on the main thread (?session=main), same sitting', '', { chromium: times.main });
+    tableRow('input to screen, own well, 100 ms RTT, predicted: session in its worker (per click)', 'no worse than 98 ms (the main thread\'s, before the worker)', { chromium: times.worker, firefox: times['firefox worker'] });
+    tableRow('the same, session on the main thread (?session=main), same sitting', '', { chromium: times.main, firefox: times['firefox main'] });
     tableRow('the same, session in its worker, the 3D view at full resolution (?full-resolution), same sitting', '', { chromium: times.full });
-    for (const b of baselines) tableRow(`the same, ${b.label}, session in its worker, same sitting`, '', { chromium: b.times });
+    for (const b of baselines) tableRow(`the same, ${b.label}, session in its worker, same sitting`, '', { chromium: b.times, firefox: b.firefoxTimes });
   }
 
   if (ONLY.has('hidden600')) {

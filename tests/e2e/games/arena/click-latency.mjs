@@ -1,8 +1,9 @@
 // A click's way to the screen, as a person sees it: from a mouse click on the demo page (which
 // steers) to the first animation frame in which the own well has visibly moved toward the new
 // target: the arena's input latency. Shared by latency.test.mjs here (predicted against
-// ?lockstep) and tests/e2e/page-figures.mjs (the figure, with more clicks).
+// ?lockstep) and tests/e2e/page-figures.mjs (the figure, with more clicks, in Chromium and Firefox).
 import assert from 'node:assert/strict';
+import { evaluate, navigate, waitFor } from '../../lib/firefox.mjs';
 import { openDemo } from '../../lib/harness.mjs';
 
 // "Visibly moved": the drawn well (as the renderer places it: prev + (x - prev) * alpha) is
@@ -126,19 +127,57 @@ function installProbe() {
 }
 
 /**
- * Opens the demo at `query` in `context` and clicks `samples` times, each time once the own well
- * rests; resolves with the click -> first moved frame times (ms), the first frames drawing it
- * started, the page's figures and what its renderer drew after the last, the rest waits and the
- * time the page took to open.
+ * Opens the demo at `query` in `context` (Playwright's, Chromium) and clicks `samples` times,
+ * each time once the own well rests; resolves with the click -> first moved frame times (ms),
+ * the first frames drawing it started, the page's figures and what its renderer drew after the
+ * last, the rest waits and the time the page took to open.
  */
 export async function measureClicks(context, origin, query, samples) {
   const opening = performance.now();
   const page = await openDemo(context, origin, query);
+  return clickSamples({
+    evaluate: (fn, arg) => page.evaluate(fn, arg),
+    waitFor: async (fn, arg, timeoutMs) => (await page.waitForFunction(fn, arg, { timeout: timeoutMs })).jsonValue(),
+    click: (x, y) => page.mouse.click(x, y),
+    close: () => page.close(),
+  }, samples, opening);
+}
+
+/**
+ * The same in Firefox, over WebDriver BiDi (lib/firefox.mjs: `firefox` is launchFirefox()'s):
+ * the demo opened in its tab, the clicks made with input.performActions.
+ */
+export async function measureClicksFirefox(firefox, origin, query, samples) {
+  const { bidi, tab } = firefox;
+  const run = (fn, arg) => `(${fn})(${JSON.stringify(arg ?? null)})`;
+  const opening = performance.now();
+  await navigate(bidi, tab, `${origin}/${query}`);
+  // As openDemo: the page's parts run, and its view (which steers) has loaded and drawn.
+  await waitFor(bidi, tab, 'window.__tandem?.ready || window.__tandem?.error', 30_000);
+  const error = await evaluate(bidi, tab, 'window.__tandem.error');
+  if (error !== null) throw new Error(`the page failed to start: ${error}`);
+  await waitFor(bidi, tab, 'window.__tandem.drawn().kind !== "loading" && window.__tandem.frames().frames >= 3', 30_000);
+  return clickSamples({
+    evaluate: (fn, arg) => evaluate(bidi, tab, run(fn, arg)),
+    waitFor: (fn, arg, timeoutMs) => waitFor(bidi, tab, run(fn, arg), timeoutMs),
+    click: (x, y) => bidi.send('input.performActions', {
+      context: tab,
+      actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' },
+        actions: [{ type: 'pointerMove', x: Math.round(x), y: Math.round(y) }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }] }],
+    }),
+    close: () => navigate(bidi, tab, 'about:blank'),
+  }, samples, opening);
+}
+
+// The clicks, through a driver of the open page: evaluate(fn, arg) and waitFor(fn, arg, timeoutMs)
+// run `fn` in the page (waitFor until it returns a truthy value, which it resolves with),
+// click(x, y) clicks at a viewport point, close() leaves the page.
+async function clickSamples(driver, samples, opening) {
   try {
-    await page.waitForFunction(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 30, null, { timeout: 30_000 });
+    await driver.waitFor(() => (window.__tandem.figures().verification?.verifiedTicks ?? 0) > 30, null, 30_000);
     const openMs = performance.now() - opening;
-    await page.evaluate(installProbe);
-    const box = await page.evaluate(() => {
+    await driver.evaluate(installProbe);
+    const box = await driver.evaluate(() => {
       const r = window.__tandem.parts.renderer.canvas.getBoundingClientRect();
       return { left: r.left, top: r.top, width: r.width, height: r.height };
     });
@@ -148,25 +187,24 @@ export async function measureClicks(context, origin, query, samples) {
     const starts = [];   // the first frame drawing the well started toward the point: {ms, frames}
     const settled = [];
     for (let i = 0; i < samples; ++i) {
-      const rest = await page.evaluate(([speed, ms]) => window.__probe.settle(speed, ms, 20_000), [REST_SPEED, REST_MS]);
+      const rest = await driver.evaluate(([speed, ms]) => window.__probe.settle(speed, ms, 20_000), [REST_SPEED, REST_MS]);
       assert.ok(rest && !rest.failed, `the own well comes to rest within 20 s (sample ${i}: ${JSON.stringify(rest)})`);
       settled.push(rest.waitedMs);
-      const targets = await page.evaluate((s) => s.map((p) => window.__tandem.parts.renderer.inner.arenaPointAt(p.x, p.y)), spots);
+      const targets = await driver.evaluate((s) => s.map((p) => window.__tandem.parts.renderer.inner.arenaPointAt(p.x, p.y)), spots);
       const far = targets.map((t) => (t ? Math.hypot(t.x - rest.x, t.y - rest.y) : -1));
       const spot = spots[far[0] >= far[1] ? 0 : 1];
       assert.ok(Math.max(...far) >= 50, `a click lands at least 50 units from the well (${far})`);
-      await page.evaluate(([moved, started]) => window.__probe.arm(moved, started, 5000), [MOVED_UNITS, STARTED_UNITS]);
-      await page.mouse.click(spot.x, spot.y);
-      const result = await (await page.waitForFunction(() => window.__probe.result, null, { timeout: 15_000 })).jsonValue();
+      await driver.evaluate(([moved, started]) => window.__probe.arm(moved, started, 5000), [MOVED_UNITS, STARTED_UNITS]);
+      await driver.click(spot.x, spot.y);
+      const result = await driver.waitFor(() => window.__probe.result, null, 15_000);
       assert.ok(result.ms !== null, `the well moved within 5 s of the click (${JSON.stringify(result)})`);
       times.push(result.ms);
       starts.push(result.started);
-      await page.evaluate(() => window.__probe.back());
+      await driver.evaluate(() => window.__probe.back());
     }
-    const [figures, drawn] = await page.evaluate(() => [window.__tandem.figures(), window.__tandem.drawn()]);
+    const [figures, drawn] = await driver.evaluate(() => [window.__tandem.figures(), window.__tandem.drawn()]);
     return { times, starts, figures, drawn, settled, openMs };
   } finally {
-    await page.close();
+    await driver.close();
   }
 }
-
