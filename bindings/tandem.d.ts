@@ -467,6 +467,8 @@ export interface RenderView<G extends GameTypes = GameTypes> {
   tick: number;
   /** [0, 1]: how far from the previous drawn tick to `tick`. */
   alpha: number;
+  /** The world's tick rate (0 without a world): alpha grows by tickHz / 1000 a millisecond until 1. */
+  tickHz: number;
   predicted: boolean;
   confirmedTick: number | null;
   me: number | null;

@@ -204,9 +204,10 @@ function frame(m) {
 // their buffers transferred (not copied again). `asked`: the answer to a frame request.
 function postFrame(figures, asked) {
   const viewStart = performance.now();
-  const v = adapter.renderView();
+  const v = adapter.renderView(viewStart);
   const transfer = [];
-  const view = { ...v, current: copyColumns(v.current, transfer), previous: copyColumns(v.previous, transfer) };
+  // madeAtMs: the page draws the view at its alpha of the draw time (adapters/worker-session.mjs).
+  const view = { ...v, madeAtMs: toMain(viewStart), current: copyColumns(v.current, transfer), previous: copyColumns(v.previous, transfer) };
   figures.absence = absence;
   // The last frame's cost of rendering the view, copying it out and posting it, for page-figures.
   figures.worker = { advanceCalls, advanceWorkMs, firstVerifiedAtMs: toMain(firstVerifiedAtMs), suspended, lastFramePostMs, startup: startupOnMain(), timer };

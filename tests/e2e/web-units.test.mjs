@@ -16,6 +16,7 @@ import { parseOptions } from '../../web/options.mjs';
 import { EARLY_MAX_EVENTS, Transport, reconnectDelayMs } from '../../web/transport.mjs';
 import { SessionAdapter } from '../../web/adapters/session.mjs';
 import { knobsFromUrl } from '../../web/adapters/index.mjs';
+import { WorkerSessionAdapter, alphaAt } from '../../web/adapters/worker-session.mjs';
 
 describe('the HUD resume line', () => {
   test('says the catch-up path in the words of the demo', () => {
@@ -341,6 +342,29 @@ describe('the URL options', () => {
     assert.deepEqual(parseOptions('', at).fleet, []);
     assert.deepEqual(parseOptions('?fleet=ws://10.0.0.2:8080/ws/r1,,ws://10.0.0.3:8080/ws/r1', at).fleet,
       ['ws://10.0.0.2:8080/ws/r1', 'ws://10.0.0.3:8080/ws/r1']);
+  });
+});
+
+describe('a view from the session\'s worker, drawn later than it was made', () => {
+  const view = { hasWorld: true, tick: 100, alpha: 0.25, tickHz: 60, madeAtMs: 1000, current: null, previous: null, events: [] };
+  test('is drawn at the alpha of its draw time: a quarter tick, then 6 ms (0.36 of a 60 Hz tick) later', () => {
+    assert.equal(alphaAt(view, 1000), 0.25);
+    assert.ok(Math.abs(alphaAt(view, 1006) - 0.61) < 1e-9, String(alphaAt(view, 1006)));
+  });
+  test('never past the tick it holds, nor before the time it was made, nor moved without a rate or a time', () => {
+    assert.equal(alphaAt(view, 1000 + 1000 / 60), 1);
+    assert.equal(alphaAt(view, 5000), 1);
+    assert.equal(alphaAt(view, 990), 0.25);
+    assert.equal(alphaAt({ ...view, tickHz: 0 }, 1006), 0.25);
+    assert.equal(alphaAt({ ...view, madeAtMs: undefined }, 1006), 0.25);
+  });
+  test('the page\'s adapter hands its renderer the view at the alpha of now', () => {
+    let deliver = null;
+    const adapter = new WorkerSessionAdapter({ listen: (f) => { deliver = f; }, post: () => {} }, { serverUrl: 'ws://h/ws', watch: false, debug: false });
+    deliver({ t: 'frame', asked: true, view: { ...view, madeAtMs: performance.now() - 100 }, figures: null });
+    const drawn = adapter.renderView();
+    assert.equal(drawn.alpha, 1);
+    assert.equal(drawn.tick, 100);
   });
 });
 

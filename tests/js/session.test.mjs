@@ -122,6 +122,9 @@ describe('ClientSession', () => {
     assert.equal(view.me, 1);
     assert.equal(view.current.scalars['config.arena_size'], tandem.fx.toNumber(world.config().arenaSize));
     assert.ok(view.alpha >= 0 && view.alpha <= 1);
+    // The rate alpha grows at, for a view drawn later than it was made: the room world's.
+    assert.equal(view.tickHz, world.tickHz);
+    assert.equal(view.tickHz, 60);
     const pellets = view.current.lists.pellets;
     assert.equal(pellets.count, state.pellets.length);
     assert.deepEqual(Array.from(pellets.columns['pos.x']), state.pellets.map((p) => Math.fround(p.pos.x / tandem.fx.ONE)));

@@ -75,7 +75,7 @@ export class SessionDriver {
     this.#flush();
   }
 
-  renderView() { return this.session.renderView(); }
+  renderView(nowMs = performance.now()) { return this.session.renderView(nowMs); }
 
   /** The page's figures (web/README.md): the session's, with the mode and the connection the adapter knows. */
   figures(extra) {

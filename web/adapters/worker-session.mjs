@@ -3,7 +3,8 @@
 // decisions). The page calls this adapter as it called the in-page one (adapters/README.md):
 // advance() asks the worker for a frame without waiting, renderView() and figures() return the
 // newest the worker sent (the answer, or a frame the worker's own clock made since; its column
-// arrays transferred, not copied), sendInput() and the lifecycle are posted as they happen.
+// arrays transferred, not copied; the view at its alpha of now), sendInput() and the lifecycle
+// are posted as they happen.
 // Nothing here decides anything: it moves messages.
 
 // Before the worker's first frame: what the HUD and the renderers show for a session that has
@@ -11,6 +12,17 @@
 const EMPTY_VIEW = Object.freeze({
   hasWorld: false, tick: 0, alpha: 0, predicted: false, confirmedTick: null, me: null, current: null, previous: null, events: [],
 });
+
+/**
+ * A view the worker made at `view.madeAtMs`, drawn at `nowMs` (both on this thread's clock): its
+ * alpha then. Alpha grows with the time since the last step, tickHz / 1000 a millisecond, until 1
+ * (the drawn tick itself), as the session's own does; so a view that waited for this thread's
+ * next frame is drawn where that frame's time is, never past the tick it holds.
+ */
+export function alphaAt(view, nowMs) {
+  if (view.madeAtMs == null || !(view.tickHz > 0)) return view.alpha;
+  return Math.min(1, view.alpha + (Math.max(0, nowMs - view.madeAtMs) * view.tickHz) / 1000);
+}
 
 function startingFigures(connection) {
   return {
@@ -170,7 +182,10 @@ export class WorkerSessionAdapter {
   /** The person's input, as the plugin's view reads it (the worker makes the game's command of it). */
   sendInput(input) { this.#early.post({ t: 'input', input }); }
 
-  renderView() { return this.#view; }
+  renderView() {
+    const alpha = alphaAt(this.#view, performance.now());
+    return alpha === this.#view.alpha ? this.#view : { ...this.#view, alpha };
+  }
 
   /** When the worker verified its first tick, on this thread's clock (null before). */
   get firstVerifiedAtMs() { return this.#figures.worker?.firstVerifiedAtMs ?? null; }

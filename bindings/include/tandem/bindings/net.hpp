@@ -159,7 +159,7 @@ struct SessionView {
         selected = true;
     }
 
-    // {hasWorld, tick, alpha, predicted, confirmedTick, me, current, previous, events}: the
+    // {hasWorld, tick, alpha, tickHz, predicted, confirmedTick, me, current, previous, events}: the
     // confirmed state and the one before its last step, or with a prediction the predicted
     // ones (the eased corrections added to the eased field). Columns are views into this
     // object's buffers, valid until the next call into the module. Before any step on a state
@@ -184,6 +184,9 @@ struct SessionView {
         o.set("hasWorld", drawn != nullptr);
         o.set("tick", drawn ? number(G::tick(*drawn)) : 0.0);
         o.set("alpha", to_f64(fraction));
+        // The rate at which alpha grows with the time since (it reaches 1 one tick after the last
+        // step): a view drawn later than it was made is drawn at the alpha of its draw time.
+        o.set("tickHz", drawn ? G::tick_hz(G::config_of(*drawn)) : 0u);
         o.set("predicted", p != nullptr);
         const double confirmed_tick = confirmed ? number(G::tick(*confirmed)) : 0.0;
         o.set("confirmedTick", p && confirmed ? val(confirmed_tick) : val::null());
