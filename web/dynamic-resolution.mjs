@@ -1,8 +1,8 @@
 // A view's drawing resolution, lowered while its frames come slowly and raised again once they
 // are quick. A browser drawing WebGL in software (no GPU: a VM, a headless browser, a blocked
-// driver) shows the arena's 3D view 15 times a second at full resolution on two cores, and
-// every input waits for those frames on its way to the screen. Pure: fed the time of each
-// frame, it says the scale to draw at; the renderer applies it (any game's view may use it).
+// driver) draws a 3D view of a few thousand objects 15 times a second at full resolution on two
+// cores, and every input waits for those frames on its way to the screen. Pure: fed the time of
+// each frame, it says the scale to draw at; the renderer applies it (any game's view may use it).
 
 /** The scales tried, full resolution first: below half, the view is too coarse to read. */
 export const RESOLUTION_STEPS = Object.freeze([1, 0.75, 0.5]);
