@@ -34,7 +34,7 @@ export class DynamicResolution {
   #raiseWaitMs = FIRST_RAISE_WAIT_MS;
   #raiseAfterMs = 0;
   #justRaised = false;
-  /** The latest change: {scale, medianGapMs, atMs}, or null while at full resolution from the start. */
+  /** The latest change: {scale, medianGapMs}, or null while at full resolution from the start. */
   lastChange = null;
 
   /**
@@ -68,18 +68,18 @@ export class DynamicResolution {
       // Slow straight after a raise: that scale is too much for this machine for a while longer.
       if (raisedLast) this.#raiseWaitMs = Math.min(this.#raiseWaitMs * 2, LONGEST_RAISE_WAIT_MS);
       const down = gapMs > VERY_SLOW_GAP_MS ? 2 : 1;
-      this.#change(Math.min(this.#index + down, this.#steps.length - 1), gapMs, nowMs);
+      this.#change(Math.min(this.#index + down, this.#steps.length - 1), gapMs);
       this.#raiseAfterMs = nowMs + this.#raiseWaitMs;
     } else if (gapMs < QUICK_GAP_MS && this.#index > 0 && nowMs >= this.#raiseAfterMs) {
-      this.#change(this.#index - 1, gapMs, nowMs);
+      this.#change(this.#index - 1, gapMs);
       this.#justRaised = true;
     }
     return this.scale;
   }
 
-  #change(index, medianGapMs, atMs) {
+  #change(index, medianGapMs) {
     this.#index = index;
-    this.lastChange = { scale: this.scale, medianGapMs, atMs };
+    this.lastChange = { scale: this.scale, medianGapMs };
   }
 }
 

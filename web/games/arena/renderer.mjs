@@ -152,8 +152,7 @@ export class ArenaRenderer {
     const before = this.#resolution.scale;
     const scale = this.#resolution.frame(nowMs);
     if (scale === before) return;
-    this.#renderer.setPixelRatio(this.#displayRatio * scale);
-    this.resize();
+    this.#renderer.setPixelRatio(this.#displayRatio * scale);   // resizes the canvas at its current size
     this.#onResolution(resolutionNotice(this.#resolution));
   }
 
